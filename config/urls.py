@@ -1,0 +1,17 @@
+"""Root URLs. The paths under /t/<slug>/ and /table/<token>/ are a stable interface (SPEC 8)."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from tournaments import views as tournament_views
+
+urlpatterns = [
+    path("", tournament_views.home, name="home"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("", include("scoring.urls")),
+    path("", include("tournaments.urls")),
+]

@@ -1,0 +1,67 @@
+"""The gin rummy scoring engine: pure Python, standard library only, no Django.
+
+Glossary
+--------
+hand
+    One deal. It is entered as a *kind* (``knock``, ``gin``, ``big_gin`` or ``draw``), who
+    went out (``by``, side ``A`` or ``B``) and the deadwood counts.
+deadwood
+    The value of the unmatched cards (ace 1, two to ten face value, court cards 10).
+knock
+    Going out with a little deadwood (1 up to the knock limit). The knocker scores the
+    difference with the defender's deadwood after lay-offs.
+undercut
+    The defender's deadwood is below the knocker's (or equal, under ``tie: undercut``):
+    the defender scores the difference plus the undercut bonus.
+gin / big gin
+    Going out with no deadwood (10 melded cards; all 11 for big gin): the bonus plus the
+    defender's deadwood. Gin is never undercut.
+draw
+    A dead hand: the stock ran down to two cards. Nobody scores.
+box
+    A line bonus unit: one per hand won (plus optional extras for gin or undercut), paid
+    out as ``box_bonus`` each when the game closes.
+game
+    The race to the target (100, 150, 250…). Closing it pays boxes, the game bonus and,
+    when the loser won no hand in it, the shutout.
+shutout
+    A game (or column) the loser never scored in; settled by the ``shutout`` rule.
+column
+    Hollywood scoring keeps several games (columns) running at once; a player's wins go
+    into the columns they have entered plus the next one.
+match
+    Best of N games, or one Hollywood session.
+
+What this package does not do: store anything, translate messages (it marks them), or
+know about players, tournaments or tables. Recomputing a match is replaying its hands.
+"""
+
+from .errors import ScoringError
+from .rules import (
+    KNOBS,
+    PRESETS,
+    Deal,
+    Format,
+    OklahomaAce,
+    RuleSet,
+    Shutout,
+    Tie,
+    check_knob,
+    preset_names,
+    resolve_rules,
+)
+
+__all__ = [
+    "KNOBS",
+    "PRESETS",
+    "Deal",
+    "Format",
+    "OklahomaAce",
+    "RuleSet",
+    "ScoringError",
+    "Shutout",
+    "Tie",
+    "check_knob",
+    "preset_names",
+    "resolve_rules",
+]

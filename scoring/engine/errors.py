@@ -1,0 +1,56 @@
+"""The one error a user can cause: a hand or a rule the engine refuses.
+
+Messages are English templates marked with ``_`` so ``makemessages`` extracts them; the
+engine never translates (it imports no Django). The web layer renders them with its own
+``gettext`` through :meth:`ScoringError.render`; the command line uses ``str()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+
+def _(message: str) -> str:
+    """Mark a message for translation without translating it here."""
+    return message
+
+
+HAND_PREFIX = _("hand %(number)d: %(problem)s")
+
+
+class ScoringError(ValueError):
+    """Bad input: a rule value or a hand that the rules do not allow.
+
+    ``template`` is the untranslated message with ``%(name)s`` placeholders filled from
+    ``params``; ``hand`` is the 1-based hand number at fault (if any) and ``field`` the
+    input field to show the message next to.
+    """
+
+    def __init__(
+        self,
+        template: str,
+        params: Mapping[str, object] | None = None,
+        *,
+        hand: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.template = template
+        self.params = dict(params or {})
+        self.hand = hand
+        self.field = field
+        super().__init__(self.render())
+
+    def at_hand(self, number: int) -> ScoringError:
+        """The same problem, attributed to hand ``number``."""
+        return ScoringError(self.template, self.params, hand=number, field=self.field)
+
+    def problem(self, translate: Callable[[str], str] = str) -> str:
+        """The message without the hand number."""
+        return translate(self.template) % self.params
+
+    def render(self, translate: Callable[[str], str] = str) -> str:
+        """The whole one-line message, translated with ``translate``."""
+        problem = self.problem(translate)
+        if self.hand is None:
+            return problem
+        return translate(HAND_PREFIX) % {"number": self.hand, "problem": problem}

@@ -1,0 +1,1 @@
+"""Views for the match sheet, hand entry and table links."""
