@@ -36,7 +36,11 @@ What this package does not do: store anything, translate messages (it marks them
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
 """
 
+from .contract import parse_hand, parse_request, parse_side, score_request
 from .errors import ScoringError
+from .games import GameSummary, Pair
+from .hands import MAX_DEADWOOD, Card, HandInput, HandKind, HandScore, Result, Side, score_hand
+from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, preview_hand, score_match
 from .rules import (
     KNOBS,
     PRESETS,
@@ -53,15 +57,35 @@ from .rules import (
 
 __all__ = [
     "KNOBS",
+    "MAX_DEADWOOD",
     "PRESETS",
+    "Card",
     "Deal",
     "Format",
+    "GameSummary",
+    "HandInput",
+    "HandKind",
+    "HandScore",
+    "MatchSheet",
+    "MatchState",
+    "MatchSummary",
     "OklahomaAce",
+    "Pair",
+    "Result",
     "RuleSet",
+    "ScoredHand",
     "ScoringError",
     "Shutout",
+    "Side",
     "Tie",
     "check_knob",
+    "parse_hand",
+    "parse_request",
+    "parse_side",
     "preset_names",
+    "preview_hand",
     "resolve_rules",
+    "score_hand",
+    "score_match",
+    "score_request",
 ]

@@ -1,0 +1,218 @@
+"""A whole match: replaying its hands into games or Hollywood columns, and the deal.
+
+:func:`score_match` is the engine's entry point. It folds the hands one at a time into an
+immutable :class:`MatchState`; the web app, the PDFs and the ``score_sheet`` command all
+get their numbers from the :class:`MatchSheet` it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import ScoringError, _
+from .games import GameSummary, GameTally, Pair, settle
+from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
+from .hollywood import columns_for_win, decide
+from .rules import Deal, Format, RuleSet
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredHand:
+    """A hand with its score and where it went: ``game`` (games format) or ``columns``."""
+
+    number: int
+    hand: HandInput
+    score: HandScore
+    game: int | None
+    columns: tuple[int, ...]
+    dealer: Side | None
+
+    def to_dict(self, *, hollywood: bool, with_dealer: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {"number": self.number}
+        if hollywood:
+            data["columns"] = list(self.columns)
+        else:
+            data["game"] = self.game
+        data.update(
+            kind=self.hand.kind.value,
+            by=self.hand.by.value if self.hand.by and self.hand.kind is not HandKind.DRAW else None,
+            result=self.score.result.value,
+            winner=self.score.winner.value if self.score.winner else None,
+            points=self.score.points,
+            multiplier=self.score.multiplier,
+            boxes=self.score.boxes,
+        )
+        if with_dealer:
+            data["dealer"] = self.dealer.value if self.dealer else None
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    format: Format
+    games_to_win: int
+    won: Pair
+    complete: bool
+    winner: Side | None
+    total: Pair
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": self.format.value}
+        if self.format is Format.HOLLYWOOD:
+            data["columns_won"] = self.won.as_dict()
+        else:
+            data["games_to_win"] = self.games_to_win
+            data["games_won"] = self.won.as_dict()
+        data.update(
+            complete=self.complete,
+            winner=self.winner.value if self.winner else None,
+            total=self.total.as_dict(),
+        )
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSheet:
+    """Everything derived from a match's hands."""
+
+    rules: RuleSet
+    first_dealer: Side | None
+    hands: tuple[ScoredHand, ...]
+    games: tuple[GameSummary, ...]
+    """The games (games format) or the columns (Hollywood)."""
+    match: MatchSummary
+    next_dealer: Side | None
+
+    @property
+    def complete(self) -> bool:
+        return self.match.complete
+
+    @property
+    def current_game(self) -> GameSummary | None:
+        """The game in progress (games format), or None once the match is over."""
+        if self.complete or self.rules.is_hollywood:
+            return None
+        return self.games[-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``score_sheet`` JSON contract (SPEC 3)."""
+        hollywood = self.rules.is_hollywood
+        with_dealer = self.first_dealer is not None
+        return {
+            "rules": self.rules.to_dict(),
+            "hands": [h.to_dict(hollywood=hollywood, with_dealer=with_dealer) for h in self.hands],
+            ("columns" if hollywood else "games"): [g.to_dict() for g in self.games],
+            "match": self.match.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The match after some hands. :meth:`apply` returns the state after one more."""
+
+    rules: RuleSet
+    first_dealer: Side | None
+    tallies: tuple[GameTally, ...]
+    hands: tuple[ScoredHand, ...] = ()
+    dealer: Side | None = None
+    complete: bool = False
+
+    @classmethod
+    def start(cls, rules: RuleSet, first_dealer: Side | None = None) -> MatchState:
+        count = rules.hollywood_columns if rules.is_hollywood else 1
+        tallies = tuple(GameTally(number=n) for n in range(1, count + 1))
+        return cls(rules, first_dealer, tallies, dealer=first_dealer)
+
+    def apply(self, hand: HandInput) -> MatchState:
+        number = len(self.hands) + 1
+        if self.complete:
+            raise ScoringError(
+                _("the match is already complete; no more hands can be entered")
+            ).at_hand(number)
+        try:
+            score = score_hand(self.rules, hand)
+        except ScoringError as error:
+            raise error.at_hand(number) from None
+        if self.rules.is_hollywood:
+            state = self._into_columns(number, score)
+            game, columns = None, state._last_columns(number)
+        else:
+            state = self._into_game(number, score)
+            game, columns = self.tallies[-1].number, ()
+        scored = ScoredHand(number, hand, score, game, columns, self.dealer)
+        return replace(state, hands=(*state.hands, scored), dealer=self._next_dealer(score))
+
+    def _into_game(self, number: int, score: HandScore) -> MatchState:
+        game = self.tallies[-1].add(number, score, self.rules.game_target)
+        tallies = (*self.tallies[:-1], game)
+        if game.winner is None:
+            return replace(self, tallies=tallies)
+        won = sum(1 for tally in tallies if tally.winner is game.winner)
+        if won >= self.rules.games_to_win:
+            return replace(self, tallies=tallies, complete=True)
+        return replace(self, tallies=(*tallies, GameTally(number=game.number + 1)))
+
+    def _into_columns(self, number: int, score: HandScore) -> MatchState:
+        if score.winner is None:
+            return self
+        chosen = set(columns_for_win(self.tallies, score.winner))
+        tallies = tuple(
+            col.add(number, score, self.rules.game_target) if i in chosen else col
+            for i, col in enumerate(self.tallies)
+        )
+        return replace(self, tallies=tallies, complete=all(col.closed for col in tallies))
+
+    def _last_columns(self, number: int) -> tuple[int, ...]:
+        return tuple(col.number for col in self.tallies if number in col.hands)
+
+    def _next_dealer(self, score: HandScore) -> Side | None:
+        dealer = self.dealer
+        if dealer is None or score.result is Result.DRAW:
+            return dealer
+        if score.winner is None:  # a no-score tie
+            return dealer.other if self.rules.deal is Deal.ALTERNATE else dealer
+        if self.rules.deal is Deal.WINNER:
+            return score.winner
+        if self.rules.deal is Deal.LOSER:
+            return score.winner.other
+        return dealer.other
+
+    def sheet(self) -> MatchSheet:
+        rules = self.rules
+        games = tuple(settle(rules, tally) for tally in self.tallies)
+        closed = [g for g in games if g.complete]
+        total = sum((g.total for g in closed), Pair())
+        won = Pair(
+            sum(1 for g in closed if g.winner is Side.A),
+            sum(1 for g in closed if g.winner is Side.B),
+        )
+        winner: Side | None = None
+        if self.complete:
+            if rules.is_hollywood:
+                winner = decide(self.tallies, {Side.A: total.a, Side.B: total.b})
+            else:
+                winner = Side.A if won.a >= rules.games_to_win else Side.B
+        summary = MatchSummary(rules.format, rules.games_to_win, won, self.complete, winner, total)
+        return MatchSheet(rules, self.first_dealer, self.hands, games, summary, self.dealer)
+
+
+def score_match(
+    rules: RuleSet, hands: Iterable[HandInput], first_dealer: Side | None = None
+) -> MatchSheet:
+    """Replay ``hands`` (in order) under ``rules``.
+
+    Raises :class:`ScoringError` naming the first hand (1-based) the rules refuse.
+    """
+    state = MatchState.start(rules, first_dealer)
+    for hand in hands:
+        state = state.apply(hand)
+    return state.sheet()
+
+
+def preview_hand(
+    rules: RuleSet, hands: Sequence[HandInput], hand: HandInput, first_dealer: Side | None = None
+) -> ScoredHand:
+    """What ``hand`` would score if entered after ``hands`` (raises ScoringError if refused)."""
+    return score_match(rules, [*hands, hand], first_dealer).hands[-1]
