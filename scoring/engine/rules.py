@@ -74,7 +74,12 @@ class RuleSet:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     def replace(self, **changes: Any) -> RuleSet:
-        return dataclasses.replace(self, **changes)
+        """A copy with some knobs changed; each value is checked and typed as by resolve_rules."""
+        checked: dict[str, Any] = {
+            name: value if name == "preset" else check_knob(name, value)
+            for name, value in changes.items()
+        }
+        return dataclasses.replace(self, **checked)
 
     @property
     def games_in_match(self) -> int:
@@ -89,28 +94,6 @@ class RuleSet:
 def _plain(value: object) -> object:
     return value.value if isinstance(value, StrEnum) else value
 
-
-_MODERN = RuleSet()
-
-PRESETS: dict[str, RuleSet] = {
-    "modern": _MODERN,
-    "tournament": _MODERN.replace(preset="tournament", game_target=250, games_to_win=3),
-    "classic": _MODERN.replace(
-        preset="classic",
-        gin_bonus=20,
-        big_gin_bonus=None,
-        undercut_bonus=10,
-        box_bonus=20,
-        shutout=Shutout.BONUS,
-        shutout_bonus=100,
-        deal=Deal.WINNER,
-    ),
-    "oklahoma": _MODERN.replace(
-        preset="oklahoma", game_target=150, oklahoma=True, spade_double=True
-    ),
-    "hollywood": _MODERN.replace(preset="hollywood", format=Format.HOLLYWOOD),
-    "straight": _MODERN.replace(preset="straight", knock_limit=0),
-}
 
 # (minimum, maximum) for the integer knobs; None means unbounded.
 _INT_RANGES: dict[str, tuple[int, int | None]] = {
@@ -210,3 +193,26 @@ def _preset(name: object) -> RuleSet:
             field="preset",
         )
     return PRESETS[name]
+
+
+_MODERN = RuleSet()
+
+PRESETS: dict[str, RuleSet] = {
+    "modern": _MODERN,
+    "tournament": _MODERN.replace(preset="tournament", game_target=250, games_to_win=3),
+    "classic": _MODERN.replace(
+        preset="classic",
+        gin_bonus=20,
+        big_gin_bonus=None,
+        undercut_bonus=10,
+        box_bonus=20,
+        shutout=Shutout.BONUS,
+        shutout_bonus=100,
+        deal=Deal.WINNER,
+    ),
+    "oklahoma": _MODERN.replace(
+        preset="oklahoma", game_target=150, oklahoma=True, spade_double=True
+    ),
+    "hollywood": _MODERN.replace(preset="hollywood", format=Format.HOLLYWOOD),
+    "straight": _MODERN.replace(preset="straight", knock_limit=0),
+}

@@ -1,0 +1,144 @@
+"""The score_sheet JSON contract: rules resolution and hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engine import KNOBS, PRESETS, ScoringError, resolve_rules, score_request
+
+KNOCK = {"kind": "knock", "by": "A", "deadwood": 3, "defender_deadwood": 20}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_resolves_every_knob(name):
+    data = score_request({"rules": name, "hands": []}).to_dict()
+    assert data["rules"]["preset"] == name
+    assert set(data["rules"]) == {"preset", *KNOBS}
+
+
+@pytest.mark.parametrize(
+    ("preset", "knob", "value"),
+    [
+        ("modern", "knock_limit", 10),
+        ("straight", "knock_limit", 0),
+        ("classic", "big_gin_bonus", None),
+        ("classic", "shutout", "bonus"),
+        ("classic", "shutout_bonus", 100),
+        ("classic", "deal", "winner"),
+        ("tournament", "game_target", 250),
+        ("tournament", "games_to_win", 3),
+        ("oklahoma", "game_target", 150),
+        ("oklahoma", "spade_double", True),
+        ("hollywood", "format", "hollywood"),
+    ],
+)
+def test_preset_values(preset, knob, value):
+    assert PRESETS[preset].to_dict()[knob] == value
+
+
+def test_overrides_apply_on_top_of_the_preset():
+    rules = resolve_rules({"preset": "classic", "gin_bonus": 30, "big_gin_bonus": 50})
+    assert (rules.preset, rules.gin_bonus, rules.big_gin_bonus, rules.box_bonus) == (
+        "classic",
+        30,
+        50,
+        20,
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "mentions"),
+    [
+        ("poker", "unknown rules preset"),
+        (5, "preset name or an object"),
+        ({"gin_bonus": 20}, "preset is missing"),
+        ({"preset": "modern", "gin_bonsu": 20}, "unknown rule gin_bonsu"),
+        ({"preset": "modern", "knock_limit": 11}, "between 0 and 10"),
+        ({"preset": "modern", "knock_limit": -1}, "between 0 and 10"),
+        ({"preset": "modern", "game_target": 0}, "at least 1"),
+        ({"preset": "modern", "gin_bonus": -5}, "at least 0"),
+        ({"preset": "modern", "gin_bonus": 2.5}, "whole number"),
+        ({"preset": "modern", "gin_bonus": "25"}, "whole number"),
+        ({"preset": "modern", "gin_bonus": True}, "whole number"),
+        ({"preset": "modern", "gin_bonus": None}, "whole number"),
+        ({"preset": "modern", "games_to_win": 11}, "between 1 and 10"),
+        ({"preset": "modern", "hollywood_columns": 0}, "between 1 and 10"),
+        ({"preset": "modern", "oklahoma": 1}, "true or false"),
+        ({"preset": "modern", "tie": "split"}, "must be one of"),
+        ({"preset": "modern", "shutout": "triple"}, "must be one of"),
+        ({"preset": "modern", "format": "swiss"}, "must be one of"),
+        ({"preset": "modern", "deal": "random"}, "must be one of"),
+        ({"preset": "modern", "oklahoma_ace": "two"}, "must be one of"),
+    ],
+)
+def test_bad_rules(rules, mentions):
+    with pytest.raises(ScoringError, match=mentions):
+        score_request({"rules": rules, "hands": []})
+
+
+@pytest.mark.parametrize(
+    ("request_data", "mentions"),
+    [
+        ([], "JSON object"),
+        ("modern", "JSON object"),
+        ({"hands": []}, "rules is missing"),
+        ({"rules": "modern", "hand": []}, "unknown field hand"),
+        ({"rules": "modern", "hands": {}}, "hands must be a list"),
+        ({"rules": "modern", "first_dealer": "C", "hands": []}, "first_dealer must be A or B"),
+        ({"rules": "modern", "hands": [5]}, "hand 1: a hand must be an object"),
+        ({"rules": "modern", "hands": [KNOCK, {"kind": "fold"}]}, "hand 2: kind must be"),
+        ({"rules": "modern", "hands": [{**KNOCK, "by": "C"}]}, "hand 1: by must be A or B"),
+        ({"rules": "modern", "hands": [{**KNOCK, "by": None}]}, "hand 1: by must be A or B"),
+        ({"rules": "modern", "hands": [{**KNOCK, "deadwood": "3"}]}, "hand 1: deadwood must be"),
+        ({"rules": "modern", "hands": [{**KNOCK, "deadwood": 3.0}]}, "whole number"),
+        ({"rules": "modern", "hands": [{**KNOCK, "deadwood": True}]}, "whole number"),
+        ({"rules": "modern", "hands": [{**KNOCK, "defender_deadwood": 120}]}, "between 0 and 98"),
+        ({"rules": "modern", "hands": [{**KNOCK, "score": 9}]}, "hand 1: unknown field score"),
+        ({"rules": "modern", "hands": [{**KNOCK, "deadwood": 0}]}, "that is gin|is gin"),
+        ({"rules": "modern", "hands": [{**KNOCK, "deadwood": 11}]}, "knock limit"),
+        (
+            {
+                "rules": "modern",
+                "hands": [{"kind": "gin", "by": "A", "deadwood": 2, "defender_deadwood": 9}],
+            },
+            "hand 1: a gin has no knocker deadwood",
+        ),
+        ({"rules": "oklahoma", "hands": [KNOCK]}, "hand 1: the knock card is missing"),
+        ({"rules": "oklahoma", "hands": [{**KNOCK, "knock_card": 7}]}, "knock card must be text"),
+        ({"rules": "oklahoma", "hands": [{**KNOCK, "knock_card": "7Z"}]}, "not a card"),
+        ({"rules": "straight", "hands": [KNOCK]}, "hand 1: knocking is not allowed"),
+    ],
+)
+def test_bad_requests(request_data, mentions):
+    with pytest.raises(ScoringError, match=mentions) as caught:
+        score_request(request_data)
+    assert "\n" not in str(caught.value)
+
+
+def test_draw_needs_nothing_and_ignores_a_knock_card():
+    data = score_request(
+        {"rules": "oklahoma", "hands": [{"kind": "draw", "knock_card": "7S"}]}
+    ).to_dict()
+    assert data["hands"][0] == {
+        "number": 1,
+        "game": 1,
+        "kind": "draw",
+        "by": None,
+        "result": "draw",
+        "winner": None,
+        "points": 0,
+        "multiplier": 1,
+        "boxes": 0,
+    }
+
+
+def test_error_render_translates_template_and_prefix():
+    with pytest.raises(ScoringError) as caught:
+        score_request({"rules": "modern", "hands": [KNOCK, {**KNOCK, "deadwood": 11}]})
+    catalogue = {
+        "hand %(number)d: %(problem)s": "mano %(number)d: %(problem)s",
+        "knocker deadwood %(deadwood)d is over the knock limit of %(limit)d": (
+            "%(deadwood)d pasa del límite de %(limit)d"
+        ),
+    }
+    assert caught.value.render(lambda s: catalogue.get(s, s)) == "mano 2: 11 pasa del límite de 10"
