@@ -1,0 +1,32 @@
+"""Fixtures shared by every test package. Prefer the ``make_*`` helpers in
+``tests/factories.py``; fixtures here are only for things every test wants the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """Tests assert on English messages whatever the machine's locale."""
+    settings.LANGUAGE_CODE = "en"
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Real password hashing costs ~0.3 s per user; tests do not need it to be slow."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def director(db):
+    from tests.factories import make_director
+
+    return make_director()
+
+
+@pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    client.director = director
+    return client

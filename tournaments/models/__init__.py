@@ -1,0 +1,17 @@
+"""Models of the tournaments app, split by concept and re-exported here."""
+
+from .audit import AuditEntry
+from .matches import Match, new_token
+from .players import Player
+from .tournaments import Entry, Tournament, default_rules, unique_slug
+
+__all__ = [
+    "AuditEntry",
+    "Entry",
+    "Match",
+    "Player",
+    "Tournament",
+    "default_rules",
+    "new_token",
+    "unique_slug",
+]

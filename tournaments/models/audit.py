@@ -1,0 +1,53 @@
+"""The audit log: one row per write, saying who (or which table link) changed what."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class AuditEntry(models.Model):
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        help_text=_("Empty for changes to the player registry."),
+    )
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    via = models.CharField(_("via"), max_length=120, blank=True)
+    action = models.CharField(_("action"), max_length=80)
+    object_type = models.CharField(_("object type"), max_length=40, blank=True)
+    object_id = models.CharField(_("object id"), max_length=40, blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(_("after"), null=True, blank=True, encoder=DjangoJSONEncoder)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "-at"], name="audit_tournament_at_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action}"
+
+    @property
+    def who(self) -> str:
+        """The user, the table link, or both, for display."""
+        parts = [str(self.user)] if self.user_id else []
+        if self.via:
+            parts.append(self.via)
+        return " · ".join(parts)

@@ -1,0 +1,224 @@
+"""Matches: one pairing in a bracket, its table, its state and the route of its result."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import RuleSet
+
+SIDES = ("A", "B")
+SIDE_CHOICES = [("A", "A"), ("B", "B")]
+
+
+def new_token() -> str:
+    """256 random bits, URL-safe: the secret in a table link (QR code)."""
+    return secrets.token_urlsafe(32)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        READY = "ready", _("Ready")
+        IN_PLAY = "in_play", _("In play")
+        AWAITING = "awaiting_confirmation", _("Awaiting confirmation")
+        COMPLETE = "complete", _("Complete")
+
+    class Section(models.TextChoices):
+        WINNERS = "winners", _("Winners' bracket")
+        LOSERS = "losers", _("Losers' bracket")
+        FINAL = "final", _("Grand final")
+        RESET = "reset", _("Bracket reset")
+        THIRD_PLACE = "third_place", _("Third-place match")
+        CONSOLATION = "consolation", _("Consolation")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    key = models.CharField(_("key"), max_length=16)
+    section = models.CharField(_("section"), max_length=12, choices=Section.choices)
+    round = models.PositiveIntegerField(_("round"))
+    position = models.PositiveIntegerField(_("position"))
+    side_a = models.ForeignKey(
+        "tournaments.Entry",
+        verbose_name=_("side A"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    side_b = models.ForeignKey(
+        "tournaments.Entry",
+        verbose_name=_("side B"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    status = models.CharField(
+        _("status"), max_length=24, choices=Status.choices, default=Status.WAITING
+    )
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    winner_side = models.CharField(_("winner"), max_length=1, choices=SIDE_CHOICES, blank=True)
+    score_a = models.PositiveIntegerField(_("games won by A"), default=0)
+    score_b = models.PositiveIntegerField(_("games won by B"), default=0)
+    total_a = models.IntegerField(_("points A"), default=0)
+    total_b = models.IntegerField(_("points B"), default=0)
+    is_bye = models.BooleanField(_("bye"), default=False)
+    forfeit = models.BooleanField(_("forfeit"), default=False)
+    conditional = models.BooleanField(
+        _("conditional"),
+        default=False,
+        help_text=_("Played only if needed (the bracket reset of a double elimination)."),
+    )
+    token = models.CharField(_("table link token"), max_length=64, unique=True, default=new_token)
+    token_revoked = models.BooleanField(_("table link revoked"), default=False)
+    next_match = models.ForeignKey(
+        "self",
+        verbose_name=_("winner goes to"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fed_by_winner",
+    )
+    next_slot = models.CharField(_("winner's slot"), max_length=1, choices=SIDE_CHOICES, blank=True)
+    loser_next_match = models.ForeignKey(
+        "self",
+        verbose_name=_("loser goes to"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fed_by_loser",
+    )
+    loser_next_slot = models.CharField(
+        _("loser's slot"), max_length=1, choices=SIDE_CHOICES, blank=True
+    )
+    first_dealer = models.CharField(
+        _("first dealer"), max_length=1, choices=SIDE_CHOICES, blank=True
+    )
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["tournament", "round", "section", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="match_key_unique"),
+            # A table holds one unfinished match at a time. A finished match keeps its
+            # table number as a record of where it was played.
+            models.UniqueConstraint(
+                fields=["tournament", "table"],
+                condition=models.Q(table__isnull=False) & ~models.Q(status="complete"),
+                name="match_table_in_use_unique",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(winner_side__in=["", "A", "B"]),
+                name="match_winner_side_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(next_slot__in=["", "A", "B"])
+                & models.Q(loser_next_slot__in=["", "A", "B"])
+                & models.Q(first_dealer__in=["", "A", "B"]),
+                name="match_slots_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    status__in=[
+                        "waiting",
+                        "ready",
+                        "in_play",
+                        "awaiting_confirmation",
+                        "complete",
+                    ]
+                ),
+                name="match_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="complete", is_bye=False, winner_side=""),
+                name="match_complete_has_winner",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(table__isnull=True) | models.Q(table__gte=1),
+                name="match_table_positive",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"], name="match_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.side_name('A')} v {self.side_name('B')}"
+
+    # -- sides ---------------------------------------------------------------------------
+
+    def entry(self, side: str):  # -> Entry | None
+        if side == "A":
+            return self.side_a
+        if side == "B":
+            return self.side_b
+        raise ValueError(f"side must be 'A' or 'B', not {side!r}")
+
+    def entry_id(self, side: str) -> int | None:
+        return self.side_a_id if side == "A" else self.side_b_id
+
+    def side_name(self, side: str) -> str:
+        entry = self.entry(side)
+        return str(entry) if entry is not None else gettext("TBD")
+
+    @property
+    def loser_side(self) -> str:
+        return {"A": "B", "B": "A"}.get(self.winner_side, "")
+
+    @property
+    def winner(self):  # -> Entry | None
+        return self.entry(self.winner_side) if self.winner_side else None
+
+    @property
+    def loser(self):  # -> Entry | None
+        return self.entry(self.loser_side) if self.winner_side else None
+
+    @property
+    def has_both_sides(self) -> bool:
+        return self.side_a_id is not None and self.side_b_id is not None
+
+    @property
+    def is_skipped(self) -> bool:
+        """A match that never needed playing (an unneeded bracket reset, a bye of nobody)."""
+        return self.is_bye and self.status == self.Status.COMPLETE and not self.winner_side
+
+    @property
+    def is_open(self) -> bool:
+        """Hands can be entered: both players known and the result not confirmed."""
+        return self.has_both_sides and self.status in (
+            self.Status.READY,
+            self.Status.IN_PLAY,
+            self.Status.AWAITING,
+        )
+
+    # -- display -------------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        params = {"round": self.round, "position": self.position}
+        if self.section == self.Section.FINAL:
+            return gettext("Grand final")
+        if self.section == self.Section.RESET:
+            return gettext("Grand final · reset")
+        if self.section == self.Section.THIRD_PLACE:
+            return gettext("Third-place match")
+        if self.section == self.Section.LOSERS:
+            return gettext("Losers' round %(round)d · Match %(position)d") % params
+        if self.section == self.Section.CONSOLATION:
+            return gettext("Consolation round %(round)d · Match %(position)d") % params
+        return gettext("Round %(round)d · Match %(position)d") % params
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return self.tournament.ruleset

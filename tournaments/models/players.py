@@ -1,0 +1,49 @@
+"""The club's player registry: people who persist from one tournament to the next."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+class Player(models.Model):
+    """A club member or guest. Email and phone are private: never shown on public pages.
+
+    Two rows are the same person when they share a club id, or the same name and email
+    (compared case-insensitively; a blank email counts as a value, so a second
+    "Ann Lee" needs an email to tell her apart). Both rules are database constraints.
+    """
+
+    name = models.CharField(_("name"), max_length=120)
+    email = models.EmailField(_("email"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    club_id = models.CharField(_("club id"), max_length=40, blank=True)
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club_id"],
+                condition=~models.Q(club_id=""),
+                name="player_club_id_unique",
+                violation_error_message=_("Another player already has this club id."),
+            ),
+            models.UniqueConstraint(
+                Lower("name"),
+                Lower("email"),
+                name="player_name_email_unique",
+                violation_error_message=_(
+                    "A player with this name and email is already registered."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

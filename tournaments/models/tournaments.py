@@ -1,0 +1,189 @@
+"""A tournament, its rules snapshot and the players entered in it."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import PRESETS, RuleSet, resolve_rules
+
+DEFAULT_PRESET = "tournament"
+MAX_TABLES = 500
+
+
+def default_rules() -> dict[str, object]:
+    """Best of five games to 250: what SPEC 1 calls the default match."""
+    return PRESETS[DEFAULT_PRESET].to_dict()
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class PageSize(models.TextChoices):
+        A4 = "A4", _("A4")
+        LETTER = "LETTER", _("Letter")
+
+    class Language(models.TextChoices):
+        EN = "en", _("English")
+        ES = "es", _("Spanish")
+
+    class BracketKind(models.TextChoices):
+        SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+        DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, blank=True)
+    date = models.DateField(_("date"), default=datetime.date.today)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("director"),
+        on_delete=models.PROTECT,
+        related_name="owned_tournaments",
+    )
+    co_directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("co-directors"),
+        blank=True,
+        related_name="co_directed_tournaments",
+    )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("scorekeepers"),
+        blank=True,
+        related_name="scorekept_tournaments",
+    )
+    tables = models.PositiveIntegerField(
+        _("tables"),
+        default=8,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_TABLES)],
+        help_text=_("How many card tables the venue has."),
+    )
+    page_size = models.CharField(
+        _("page size"), max_length=6, choices=PageSize.choices, default=PageSize.A4
+    )
+    language = models.CharField(
+        _("language"), max_length=2, choices=Language.choices, default=Language.EN
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.DRAFT
+    )
+    rules = models.JSONField(_("rules"), default=default_rules)
+    rules_locked_at = models.DateTimeField(_("rules locked at"), null=True, blank=True)
+    bracket_kind = models.CharField(
+        _("format"),
+        max_length=20,
+        choices=BracketKind.choices,
+        default=BracketKind.SINGLE_ELIMINATION,
+    )
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    consolation = models.BooleanField(_("consolation bracket"), default=False)
+    bracket_reset = models.BooleanField(_("bracket reset"), default=True)
+    random_draw = models.BooleanField(_("random draw"), default=False)
+    draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-date", "name", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tables__gte=1), name="tournament_tables_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["draft", "registration", "running", "finished"]),
+                name="tournament_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        # A missing slug is filled in so that every way of creating a tournament (form,
+        # admin, import, shell) ends up with a stable public URL.
+        if not self.slug:
+            self.slug = unique_slug(self.name, exclude_pk=self.pk)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def ruleset(self) -> RuleSet:
+        return resolve_rules(self.rules)
+
+    @property
+    def rules_locked(self) -> bool:
+        return self.rules_locked_at is not None
+
+    @property
+    def bracket_generated(self) -> bool:
+        return self.matches.exists()
+
+
+def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
+    """``slugify(name)``, with ``-2``, ``-3`` … appended when it is taken."""
+    field = Tournament._meta.get_field("slug")
+    base = (slugify(name) or "tournament")[: field.max_length - 6].strip("-") or "tournament"
+    taken = set(
+        Tournament.objects.filter(slug__startswith=base)
+        .exclude(pk=exclude_pk)
+        .values_list("slug", flat=True)
+    )
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+class Entry(models.Model):
+    """A player registered in one tournament."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        "tournaments.Player",
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="entries",
+    )
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    paid = models.BooleanField(_("paid"), default=False)
+    withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = [models.F("seed").asc(nulls_last=True), "registered_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                name="entry_player_once",
+                violation_error_message=_("This player is already entered."),
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=models.Q(seed__isnull=False),
+                name="entry_seed_unique",
+                violation_error_message=_("Another player already has this seed."),
+            ),
+            models.CheckConstraint(condition=models.Q(seed__gte=1), name="entry_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name

@@ -1,0 +1,303 @@
+"""Moving players through a stored bracket: the in-memory board behind the services.
+
+A :class:`Board` holds every match of one tournament, keyed by match key, with the routes
+between them (winner to, loser to). The services load a board (one query for matches, one
+for withdrawn entries), change it, and save the rows that changed. Keeping the routing in
+memory makes generation of a large bracket cheap and lets the bracket preview run the very
+same code without saving anything.
+
+A slot of a match is *filled* (an entry is in it), *pending* (the match feeding it is not
+complete yet) or *empty* (nobody will ever come: a bye, or the feeding match produced
+nobody). A match whose slots are all settled becomes ready, or completes by itself as a
+bye; a bye's winner moves on at once.
+
+What this module does not do: permission checks, audit rows, or transactions (the
+services do those).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from .models import Entry, Match, Tournament
+
+Status = Match.Status
+SIDES = ("A", "B")
+OTHER = {"A": "B", "B": "A"}
+
+# Matches holding a table: players are (or are about to be) sitting at it.
+TABLE_STATUSES = (Status.READY, Status.IN_PLAY, Status.AWAITING)
+# A match in one of these states has been played into: its players cannot be changed.
+STARTED_STATUSES = (Status.IN_PLAY, Status.AWAITING, Status.COMPLETE)
+
+# The fields routing may change; saved with update_fields.
+ROUTING_FIELDS = [
+    "side_a",
+    "side_b",
+    "status",
+    "table",
+    "queued_at",
+    "winner_side",
+    "is_bye",
+    "forfeit",
+    "started_at",
+    "completed_at",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a match's result goes: ``(key, slot)`` for the winner and for the loser."""
+
+    winner_to: tuple[str, str] | None = None
+    loser_to: tuple[str, str] | None = None
+
+
+class Board:
+    def __init__(
+        self,
+        tournament: Tournament,
+        matches: Iterable[Match],
+        routes: dict[str, Route],
+        withdrawn: set[int],
+        *,
+        now: datetime | None = None,
+    ) -> None:
+        self.tournament = tournament
+        self.matches: dict[str, Match] = {m.key: m for m in matches}
+        self.routes = routes
+        self.withdrawn = withdrawn
+        self.now = now or timezone.now()
+        self.dirty: set[str] = set()
+        # (key, slot) -> (feeding match key, "winner" | "loser")
+        self.feeders: dict[tuple[str, str], tuple[str, str]] = {}
+        for key, route in routes.items():
+            if route.winner_to:
+                self.feeders[route.winner_to] = (key, "winner")
+            if route.loser_to:
+                self.feeders[route.loser_to] = (key, "loser")
+
+    @classmethod
+    def load(cls, tournament: Tournament, *, lock: bool = True) -> Board:
+        """Every match of ``tournament`` (locked for update on PostgreSQL)."""
+        queryset = Match.objects.filter(tournament=tournament).order_by("pk")
+        if lock:
+            queryset = queryset.select_for_update()
+        matches = list(queryset)
+        key_of = {m.pk: m.key for m in matches}
+        routes = {
+            m.key: Route(
+                winner_to=(key_of[m.next_match_id], m.next_slot) if m.next_match_id else None,
+                loser_to=(
+                    (key_of[m.loser_next_match_id], m.loser_next_slot)
+                    if m.loser_next_match_id
+                    else None
+                ),
+            )
+            for m in matches
+        }
+        withdrawn = set(
+            Entry.objects.filter(tournament=tournament, withdrawn=True).values_list("pk", flat=True)
+        )
+        return cls(tournament, matches, routes, withdrawn)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def get(self, match: Match) -> Match:
+        return self.matches[match.key]
+
+    def slot_state(self, match: Match, side: str) -> str:
+        if match.entry_id(side) is not None:
+            return "filled"
+        feeder = self.feeders.get((match.key, side))
+        if feeder is None:
+            return "empty"
+        return "empty" if self.matches[feeder[0]].status == Status.COMPLETE else "pending"
+
+    def came_from_losers(self, match: Match, side: str) -> bool:
+        feeder = self.feeders.get((match.key, side))
+        return feeder is not None and self.matches[feeder[0]].section == Match.Section.LOSERS
+
+    def downstream(self, match: Match) -> list[tuple[Match, str]]:
+        """The matches this one's winner and loser go to, with the slot, once each."""
+        route = self.routes.get(match.key, Route())
+        found = []
+        for target in (route.winner_to, route.loser_to):
+            if target is not None:
+                found.append((self.matches[target[0]], target[1]))
+        return found
+
+    def blocking(self, match: Match) -> Match | None:
+        """The first downstream match already played into, looking through byes."""
+        for target, _slot in self.downstream(match):
+            if target.status == Status.COMPLETE and target.is_bye:
+                deeper = self.blocking(target)
+                if deeper is not None:
+                    return deeper
+            elif target.status in STARTED_STATUSES:
+                return target
+        return None
+
+    # -- changing ------------------------------------------------------------------------
+
+    def touch(self, match: Match) -> None:
+        self.dirty.add(match.key)
+
+    def set_slot(self, match: Match, side: str, entry_id: int | None) -> None:
+        if side == "A":
+            match.side_a_id = entry_id
+        else:
+            match.side_b_id = entry_id
+        self.touch(match)
+
+    def settle(self, match: Match) -> None:
+        """Make a waiting match ready, or complete it as a bye, once its slots are known."""
+        if match.status != Status.WAITING:
+            return
+        states = {side: self.slot_state(match, side) for side in SIDES}
+        if "pending" in states.values():
+            return
+        filled = [side for side in SIDES if states[side] == "filled"]
+        if len(filled) == 2:
+            out = [side for side in SIDES if match.entry_id(side) in self.withdrawn]
+            if len(out) == 2:
+                self.complete(match, "", bye=True)
+            elif len(out) == 1:
+                self.complete(match, OTHER[out[0]], forfeit=True)
+            else:
+                match.status = Status.READY
+                match.queued_at = self.now
+                self.touch(match)
+        elif len(filled) == 1:
+            self.complete(match, filled[0], bye=True)
+        else:
+            self.complete(match, "", bye=True)
+
+    def complete(
+        self, match: Match, winner_side: str, *, forfeit: bool = False, bye: bool = False
+    ) -> None:
+        match.status = Status.COMPLETE
+        match.winner_side = winner_side
+        match.forfeit = forfeit
+        match.is_bye = bye
+        match.completed_at = self.now
+        if bye:
+            match.table = None
+        self.touch(match)
+        self.advance(match)
+
+    def advance(self, match: Match) -> None:
+        """Send a complete match's winner and loser on, and settle where they land."""
+        targets = self.downstream(match)
+        winner = match.entry_id(match.winner_side) if match.winner_side else None
+        loser = match.entry_id(OTHER[match.winner_side]) if match.winner_side else None
+        if any(target.conditional for target, _slot in targets) and not (
+            match.winner_side and self.came_from_losers(match, match.winner_side)
+        ):
+            # The winners' champion won the grand final: no reset is needed.
+            for target, _slot in targets:
+                if target.conditional:
+                    self.skip(target)
+            targets = [(t, s) for t, s in targets if not t.conditional]
+        route = self.routes.get(match.key, Route())
+        for target, slot in targets:
+            if (target.key, slot) == route.winner_to:
+                self.set_slot(target, slot, winner)
+            else:
+                self.set_slot(target, slot, loser)
+        for target in {t.key: t for t, _s in targets}.values():
+            self.settle(target)
+
+    def skip(self, match: Match) -> None:
+        match.side_a_id = None
+        match.side_b_id = None
+        match.table = None
+        self.complete(match, "", bye=True)
+
+    def retract(self, match: Match) -> None:
+        """Take this match's winner and loser back out of the matches they went to.
+
+        The caller has checked :meth:`blocking`: nothing downstream has started, except
+        byes, which are undone in turn.
+        """
+        for target, slot in self.downstream(match):
+            if target.status == Status.COMPLETE:
+                self.retract(target)
+            self.set_slot(target, slot, None)
+            self.reset(target)
+
+    def reset(self, match: Match) -> None:
+        """Back to waiting for players (undoing a bye or a ready state)."""
+        match.status = Status.WAITING
+        match.winner_side = ""
+        match.is_bye = False
+        match.forfeit = False
+        match.table = None
+        match.queued_at = None
+        match.completed_at = None
+        self.touch(match)
+
+    def settle_all(self) -> None:
+        for match in sorted(self.matches.values(), key=_queue_order):
+            self.settle(match)
+
+    def assign_tables(self) -> None:
+        """Give free tables, lowest number first, to playable matches without one."""
+        for match in self.matches.values():
+            if match.table is not None and match.status == Status.WAITING:
+                match.table = None
+                self.touch(match)
+        used = {
+            m.table
+            for m in self.matches.values()
+            if m.table is not None and m.status in TABLE_STATUSES
+        }
+        free = [n for n in range(1, self.tournament.tables + 1) if n not in used]
+        queue = sorted(
+            (
+                m
+                for m in self.matches.values()
+                if m.table is None and m.status in (Status.READY, Status.IN_PLAY)
+            ),
+            key=_queue_order,
+        )
+        for match, table in zip(queue, free, strict=False):
+            match.table = table
+            self.touch(match)
+        for match in queue[len(free) :]:
+            if match.queued_at is None:
+                match.queued_at = self.now
+                self.touch(match)
+
+    def all_complete(self) -> bool:
+        return bool(self.matches) and all(
+            m.status == Status.COMPLETE for m in self.matches.values()
+        )
+
+    def save(self) -> list[Match]:
+        """Write the changed matches; tables are released before they are taken."""
+        changed = [self.matches[key] for key in sorted(self.dirty)]
+        # One unfinished match per table is a database constraint: write the rows that
+        # let go of a table before the rows that hold one.
+        changed.sort(key=lambda m: m.table is not None and m.status in TABLE_STATUSES)
+        for match in changed:
+            match.save(update_fields=ROUTING_FIELDS)
+        self.dirty.clear()
+        return changed
+
+
+def _queue_order(match: Match) -> tuple[int, int, int]:
+    return (match.round, match.position, match.pk or 0)
+
+
+def copy_state(source: Match, target: Match) -> None:
+    """Bring the caller's instance up to date with the board's copy of the same row."""
+    if source is target:
+        return
+    for name in ROUTING_FIELDS:
+        field = Match._meta.get_field(name)
+        setattr(target, field.attname, getattr(source, field.attname))

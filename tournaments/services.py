@@ -1,0 +1,334 @@
+"""Every write to tournaments, matches and the registry goes through these functions.
+
+Each is keyword-only, runs inside ``transaction.atomic`` and records one audit row per
+change. A user's mistake raises :class:`django.core.exceptions.ValidationError` with a
+translated message and changes nothing; views show the message. Routing (who plays whom
+next, byes, tables) lives in :mod:`tournaments.routing`.
+
+What this module does not do: permission checks (views do them, see
+:mod:`tournaments.permissions`) or anything about hands (the scoring app calls
+:func:`set_match_progress` and :func:`lock_rules`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from . import audit
+from .models import Entry, Match, Tournament
+from .routing import OTHER, Board, copy_state
+
+Status = Match.Status
+
+MATCH_AUDIT_FIELDS = ("status", "winner_side", "side_a", "side_b", "table", "forfeit")
+
+
+def _match_state(match: Match) -> dict[str, Any]:
+    return audit.snapshot(match, MATCH_AUDIT_FIELDS)
+
+
+def _finish_or_resume(board: Board) -> None:
+    tournament = board.tournament
+    if board.all_complete():
+        new_status = Tournament.Status.FINISHED
+    elif tournament.status == Tournament.Status.FINISHED:
+        new_status = Tournament.Status.RUNNING
+    else:
+        return
+    if tournament.status != new_status:
+        Tournament.objects.filter(pk=tournament.pk).update(status=new_status)
+        tournament.status = new_status
+
+
+# -- match progress (called by scoring in the same transaction as each hand write) -----------
+
+
+def set_match_progress(
+    *,
+    match: Match,
+    score_a: int,
+    score_b: int,
+    total_a: int,
+    total_b: int,
+    decided_winner: str | None,
+    has_hands: bool,
+    user: Any = None,
+    via: str = "",
+) -> Match:
+    """Store the match summary the engine computed from the hands.
+
+    Status becomes READY (no hands), IN_PLAY, or AWAITING confirmation once a winner is
+    decided. On a COMPLETE match a correction that keeps the winner only updates the
+    summary; one that changes or removes the winner reopens the match first, which is
+    refused (ValidationError naming the blocking match) if a later match has started.
+    """
+    if decided_winner not in (None, "", "A", "B"):
+        raise ValueError(f"decided_winner must be 'A', 'B' or None, not {decided_winner!r}")
+    decided = decided_winner or ""
+    with transaction.atomic():
+        if match.status == Status.COMPLETE:
+            if decided and decided == match.winner_side and not match.forfeit:
+                match.score_a, match.score_b = score_a, score_b
+                match.total_a, match.total_b = total_a, total_b
+                match.save(update_fields=["score_a", "score_b", "total_a", "total_b"])
+                return match
+            reopen_match(match=match, user=user, via=via)
+        if not match.has_both_sides or match.status == Status.WAITING:
+            raise ValidationError(_("The players of this match are not known yet."))
+        before = match.status
+        if decided:
+            status = Status.AWAITING
+        elif has_hands:
+            status = Status.IN_PLAY
+        else:
+            status = Status.READY
+        match.status = status
+        match.winner_side = decided
+        match.score_a, match.score_b = score_a, score_b
+        match.total_a, match.total_b = total_a, total_b
+        if has_hands and match.started_at is None:
+            match.started_at = timezone.now()
+        elif not has_hands:
+            match.started_at = None
+        match.save(
+            update_fields=[
+                "status",
+                "winner_side",
+                "score_a",
+                "score_b",
+                "total_a",
+                "total_b",
+                "started_at",
+            ]
+        )
+        if status != before:
+            audit.record(
+                tournament=match.tournament,
+                action="match status",
+                obj=match,
+                before={"status": before},
+                after={"status": status, "winner_side": decided},
+                user=user,
+                via=via,
+            )
+    return match
+
+
+def confirm_match(*, match: Match, user: Any = None, via: str = "") -> Match:
+    """AWAITING → COMPLETE: the result is signed off and both players move on."""
+    with transaction.atomic():
+        board = Board.load(match.tournament)
+        current = board.get(match)
+        if current.status != Status.AWAITING or not current.winner_side:
+            raise ValidationError(_("Only a match awaiting confirmation can be confirmed."))
+        before = _match_state(current)
+        board.complete(current, current.winner_side)
+        _after_routing(board)
+        audit.record(
+            tournament=board.tournament,
+            action="match confirmed",
+            obj=current,
+            before=before,
+            after=_match_state(current),
+            user=user,
+            via=via,
+        )
+        copy_state(current, match)
+    return match
+
+
+def blocking_match(match: Match) -> Match | None:
+    """For a COMPLETE match: the next match (for its winner or loser) that has already
+    started, looking through byes that completed by themselves; else None."""
+    if match.status != Status.COMPLETE:
+        return None
+    board = Board.load(match.tournament, lock=False)
+    return board.blocking(board.get(match))
+
+
+def _blocked_error(blocking: Match) -> ValidationError:
+    return ValidationError(
+        _(
+            "This result cannot change: %(match)s (%(a)s v %(b)s) has already started. "
+            "Correct that match first."
+        )
+        % {
+            "match": blocking.label,
+            "a": blocking.side_name("A"),
+            "b": blocking.side_name("B"),
+        },
+        code="blocked",
+    )
+
+
+def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
+    """COMPLETE → AWAITING, taking the players it sent on back out of later matches."""
+    with transaction.atomic():
+        board = Board.load(match.tournament)
+        current = board.get(match)
+        if current.status != Status.COMPLETE:
+            raise ValidationError(_("Only a complete match can be reopened."))
+        if current.is_bye:
+            raise ValidationError(_("A bye has no result to reopen."))
+        blocking = board.blocking(current)
+        if blocking is not None:
+            raise _blocked_error(blocking)
+        before = _match_state(current)
+        board.retract(current)
+        current.status = Status.AWAITING
+        current.completed_at = None
+        current.forfeit = False
+        if current.table is not None and any(
+            m.table == current.table and m.status in (Status.READY, Status.IN_PLAY, Status.AWAITING)
+            for m in board.matches.values()
+            if m is not current
+        ):
+            current.table = None
+        board.touch(current)
+        _after_routing(board)
+        audit.record(
+            tournament=board.tournament,
+            action="match reopened",
+            obj=current,
+            before=before,
+            after=_match_state(current),
+            user=user,
+            via=via,
+        )
+        copy_state(current, match)
+    return match
+
+
+def forfeit(*, match: Match, winner_side: str, user: Any, via: str = "") -> Match:
+    """A walkover: ``winner_side`` wins without (further) play and moves on."""
+    if winner_side not in ("A", "B"):
+        raise ValidationError(_("Choose side A or side B as the winner."))
+    with transaction.atomic():
+        board = Board.load(match.tournament)
+        current = board.get(match)
+        if current.status == Status.COMPLETE:
+            raise ValidationError(_("This match is already complete."))
+        if not current.has_both_sides:
+            raise ValidationError(_("Both players must be known to award a walkover."))
+        before = _match_state(current)
+        board.complete(current, winner_side, forfeit=True)
+        _after_routing(board)
+        audit.record(
+            tournament=board.tournament,
+            action="walkover",
+            obj=current,
+            before=before,
+            after=_match_state(current),
+            user=user,
+            via=via,
+        )
+        copy_state(current, match)
+    return match
+
+
+def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
+    """Take a player out. Once the bracket exists, each unfinished match of theirs with a
+    known opponent is a walkover for the opponent; later opponents get one on arrival."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.withdrawn:
+            raise ValidationError(_("%(player)s has already withdrawn.") % {"player": entry})
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        tournament = entry.tournament
+        audit.record(
+            tournament=tournament,
+            action="entry withdrawn",
+            obj=entry,
+            before={"withdrawn": False},
+            after={"withdrawn": True},
+            user=user,
+            via=via,
+        )
+        board = Board.load(tournament)
+        if board.matches:
+            for current in sorted(board.matches.values(), key=lambda m: (m.round, m.position)):
+                if current.status == Status.COMPLETE or not current.has_both_sides:
+                    continue
+                for side in ("A", "B"):
+                    if current.entry_id(side) == entry.pk:
+                        before = _match_state(current)
+                        board.complete(current, OTHER[side], forfeit=True)
+                        audit.record(
+                            tournament=tournament,
+                            action="walkover (withdrawal)",
+                            obj=current,
+                            before=before,
+                            after=_match_state(current),
+                            user=user,
+                            via=via,
+                        )
+                        break
+            _after_routing(board)
+    return entry
+
+
+def _after_routing(board: Board) -> None:
+    board.assign_tables()
+    board.save()
+    _finish_or_resume(board)
+
+
+def assign_tables(*, tournament: Tournament, user: Any = None) -> list[Match]:
+    """Give every playable match without a table the next free one. Idempotent: returns
+    the matches that changed (none on a second call)."""
+    with transaction.atomic():
+        board = Board.load(tournament)
+        board.assign_tables()
+        changed = board.save()
+        if changed:
+            audit.record(
+                tournament=tournament,
+                action="tables assigned",
+                after={m.key: m.table for m in changed},
+                user=user,
+            )
+    return changed
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+
+def lock_rules(*, tournament: Tournament, user: Any = None, via: str = "") -> Tournament:
+    """Freeze the rules snapshot (scoring calls this when the first hand is entered)."""
+    with transaction.atomic():
+        now = timezone.now()
+        updated = Tournament.objects.filter(pk=tournament.pk, rules_locked_at__isnull=True).update(
+            rules_locked_at=now
+        )
+        if updated:
+            tournament.rules_locked_at = now
+            audit.record(
+                tournament=tournament,
+                action="rules locked",
+                obj=tournament,
+                after={"rules_locked_at": now},
+                user=user,
+                via=via,
+            )
+        elif tournament.rules_locked_at is None:
+            tournament.refresh_from_db(fields=["rules_locked_at"])
+    return tournament
+
+
+def rules_locked_error(tournament: Tournament) -> ValidationError:
+    locked_at = timezone.localtime(tournament.rules_locked_at)
+    return ValidationError(
+        _(
+            "The rules are locked: hands have been scored under them since %(when)s. "
+            "Changing them now would rewrite results."
+        )
+        % {"when": date_format(locked_at, "DATETIME_FORMAT")},
+        code="rules_locked",
+    )
