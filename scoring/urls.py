@@ -1,3 +1,28 @@
+"""Match sheet and table-link URLs. ``/t/<slug>/matches/<id>/`` and ``/table/<token>/`` are
+printed on scoresheets (QR codes) and must keep working."""
+
+from django.urls import path
+
+from . import views
+
 app_name = "scoring"
 
-urlpatterns: list = []
+MATCH = "t/<slug:slug>/matches/<int:match_id>/"
+TABLE = "table/<str:token>/"
+
+# (suffix, view, name): each is served under the match URL and under the table link.
+SHARED = [
+    ("", views.match_sheet, "match-sheet"),
+    ("entry/", views.match_entry, "match-entry"),
+    ("hands/", views.hand_create, "hand-create"),
+    ("hands/preview/", views.hand_preview, "hand-preview"),
+    ("hands/<int:number>/edit/", views.hand_edit, "hand-edit"),
+    ("hands/<int:number>/delete/", views.hand_delete, "hand-delete"),
+    ("confirm/", views.match_confirm, "match-confirm"),
+]
+
+urlpatterns = [
+    *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
+    *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
+    path(MATCH + "table-link/", views.table_link, name="table-link"),
+]

@@ -1,1 +1,323 @@
-"""Views for the match sheet, hand entry and table links."""
+"""The match sheet, hand entry and corrections, for signed-in users and table links alike.
+
+Each view is reached two ways (see :mod:`scoring.access`): ``/t/<slug>/matches/<id>/…``
+and ``/table/<token>/…``. Every page works without JavaScript; with htmx a POST returns
+only the region it changed and the hand list reloads itself on the ``hand-recorded`` event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from scoring.engine import ScoringError
+from tournaments.models import Match
+from tournaments.services import blocking_match
+
+from . import access as access_module
+from . import services
+from .access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
+from .forms import HandForm
+from .models import Hand
+from .presenters import present
+
+TEMPLATE = "scoring/match.html"
+HAND_RECORDED = "hand-recorded"
+
+
+def match_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the match and the visitor's rights; turn closed or guessed links into pages."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        try:
+            access = access_module.resolve(request, **kwargs)
+        except TokenRateLimited:
+            context = {"reason": _("Too many wrong table links from this device. Try again later.")}
+            return render(request, "scoring/table_closed.html", context, status=429)
+        except TableLinkClosed as closed:
+            return render(
+                request,
+                "scoring/table_closed.html",
+                {"reason": closed.reason, "match": closed.match},
+                status=410,
+            )
+        for name in ("slug", "match_id", "token"):
+            kwargs.pop(name, None)
+        response = view(request, access, **kwargs)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    return wrapper
+
+
+def names_of(match: Match) -> dict[str, str]:
+    return {"A": match.side_name("A"), "B": match.side_name("B")}
+
+
+def base_context(access: MatchAccess) -> dict[str, Any]:
+    urls = {name: access.url(f"match-{name}") for name in ("sheet", "entry", "confirm")} | {
+        "create": access.url("hand-create"),
+        "preview": access.url("hand-preview"),
+    }
+    urls["hands"] = urls["create"]
+    context: dict[str, Any] = {
+        "access": access,
+        "match": access.match,
+        "tournament": access.tournament,
+        "urls": urls,
+    }
+    if access.can_direct and access.token is None:
+        urls["table_link"] = access.url("table-link")
+        context["table_url"] = table_url(access.match, access.request)
+    return context
+
+
+def table_url(match: Match, request: HttpRequest | None = None) -> str:
+    """The absolute table link printed as a QR code (SITE_URL, else the request's host)."""
+    from django.conf import settings
+
+    path = reverse("scoring:table-match-sheet", kwargs={"token": match.token})
+    if settings.SITE_URL:
+        return settings.SITE_URL.rstrip("/") + path
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def sheet_context(
+    access: MatchAccess, *, hands: list[Hand] | None = None, form: HandForm | None = None
+) -> dict[str, Any]:
+    match = access.match
+    hands = services.load_hands(match) if hands is None else hands
+    sheet = services.sheet_for(match, hands)
+    entry_open = (
+        access.can_enter
+        and match.has_both_sides
+        and match.status
+        in (
+            Match.Status.READY,
+            Match.Status.IN_PLAY,
+        )
+        and not sheet.complete
+    )
+    if form is None and entry_open:
+        form = HandForm(match=match, hands=hands)
+    return {
+        **base_context(access),
+        "sheet": sheet,
+        "view": present(sheet, names_of(match)),
+        "form": form if entry_open else None,
+        "awaiting": match.status == Match.Status.AWAITING,
+        "loser_name": match.side_name(match.loser_side) if match.winner_side else "",
+        "hand_count": len(hands),
+    }
+
+
+def _page(request: HttpRequest, context: dict[str, Any], partial: str) -> TemplateResponse:
+    template = f"{TEMPLATE}#{partial}" if request.htmx else TEMPLATE
+    return TemplateResponse(request, template, context)
+
+
+@require_GET
+@match_view
+def match_sheet(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """The match sheet: public to read; the entry form for those allowed."""
+    return _page(request, sheet_context(access), "match-sheet")
+
+
+@require_GET
+@match_view
+def match_entry(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """The entry region alone (form, or the confirmation box once the match is decided)."""
+    return _page(request, sheet_context(access), "match-entry")
+
+
+@require_POST
+@match_view
+def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    require_entry(access)
+    match = access.match
+    hands = services.load_hands(match)
+    form = HandForm(request.POST, match=match, hands=hands)
+    recorded = False
+    if form.is_valid() and "preview" not in request.POST:
+        try:
+            services.record_hand(
+                match=match,
+                number=form.cleaned_data["number"],
+                data=form.hand_data(),
+                user=access.actor,
+                via=access.via,
+            )
+        except services.HandConflict as conflict:
+            form.add_error(None, str(conflict))
+        except ScoringError as error:
+            form.add_error(None, error.render(_))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            recorded = True
+    if recorded:
+        match.refresh_from_db()
+        if not request.htmx:
+            messages.success(
+                request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
+            )
+            return HttpResponseRedirect(access.url("match-sheet"))
+        response = _page(request, sheet_context(access), "match-entry")
+        return trigger_client_event(response, HAND_RECORDED)
+    context = sheet_context(access, hands=hands, form=form)
+    response = _page(request, context, "match-entry")
+    if not request.htmx:
+        response.status_code = 400
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@match_view
+def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """What the hand in the form would score, shown before it is saved."""
+    require_entry(access)
+    hands = services.load_hands(access.match)
+    form = HandForm(request.POST or request.GET, match=access.match, hands=hands)
+    form.is_valid()
+    context = {**base_context(access), "form": form}
+    return TemplateResponse(request, f"{TEMPLATE}#hand-preview", context)
+
+
+def _hand(access: MatchAccess, hands: list[Hand], number: int) -> Hand:
+    if not 1 <= number <= len(hands):
+        raise Http404(_("There is no hand %(number)d in this match.") % {"number": number})
+    return hands[number - 1]
+
+
+def _correction_allowed(access: MatchAccess) -> None:
+    require_entry(access)
+    if access.match.status == Match.Status.COMPLETE and not access.can_direct:
+        raise PermissionDenied(_("This match is complete; only a director can correct it."))
+
+
+@require_http_methods(["GET", "POST"])
+@match_view
+def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
+    _correction_allowed(access)
+    match = access.match
+    hands = services.load_hands(match)
+    hand = _hand(access, hands, number)
+    initial = {
+        "number": number,
+        "kind": hand.kind,
+        "by": hand.by,
+        "deadwood": hand.deadwood,
+        "defender_deadwood": hand.defender_deadwood,
+        "knock_card": hand.knock_card,
+    }
+    if request.method == "POST":
+        form = HandForm(request.POST, match=match, hands=hands, replacing=number)
+        if form.is_valid() and "confirm" in request.POST:
+            try:
+                services.correct_hand(
+                    match=match,
+                    number=number,
+                    data=form.hand_data(),
+                    user=access.actor,
+                    via=access.via,
+                )
+            except (services.HandConflict, ScoringError) as error:
+                form.add_error(
+                    None, error.render(_) if isinstance(error, ScoringError) else str(error)
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
+                return HttpResponseRedirect(access.url("match-sheet"))
+    else:
+        form = HandForm(initial=initial, match=match, hands=hands, replacing=number)
+    context = {
+        **base_context(access),
+        "form": form,
+        "hand": hand,
+        "number": number,
+        "blocking": blocking_match(match),
+        "confirming": request.method == "POST" and form.is_bound and not form.errors,
+    }
+    return TemplateResponse(request, "scoring/hand_edit.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@match_view
+def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
+    _correction_allowed(access)
+    match = access.match
+    hands = services.load_hands(match)
+    hand = _hand(access, hands, number)
+    error = ""
+    if request.method == "POST":
+        try:
+            services.delete_hand(match=match, number=number, user=access.actor, via=access.via)
+        except (services.HandConflict, ScoringError) as problem:
+            error = problem.render(_) if isinstance(problem, ScoringError) else str(problem)
+        except ValidationError as problem:
+            error = " ".join(problem.messages)
+        else:
+            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
+            return HttpResponseRedirect(access.url("match-sheet"))
+    sheet = services.sheet_for(match, hands)
+    context = {
+        **base_context(access),
+        "hand": hand,
+        "number": number,
+        "row": present(sheet, names_of(match)),
+        "scored": sheet.hands[number - 1],
+        "error": error,
+    }
+    status = 400 if error else 200
+    return TemplateResponse(request, "scoring/hand_delete.html", context, status=status)
+
+
+@require_POST
+@match_view
+def match_confirm(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """The losing side (at the table) or a director signs off the result."""
+    require_entry(access)
+    if access.token is None and not access.can_direct:
+        raise PermissionDenied(_("Only a director or the players at the table confirm results."))
+    try:
+        services.confirm_result(match=access.match, user=access.actor, via=access.via)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Result confirmed. Thank you!"))
+    if access.token is not None and access.match.status == Match.Status.COMPLETE:
+        return HttpResponseRedirect(
+            reverse(
+                "scoring:match-sheet",
+                kwargs={"slug": access.tournament.slug, "match_id": access.match.pk},
+            )
+        )
+    return HttpResponseRedirect(access.url("match-sheet"))
+
+
+@require_POST
+@match_view
+def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """A director switches the table link off, or issues a new one (the old one dies)."""
+    if access.token is not None or not access.can_direct:
+        raise PermissionDenied(_("Only a director manages table links."))
+    services.set_table_link(
+        match=access.match, action=request.POST.get("action", ""), user=access.user
+    )
+    messages.success(request, _("Table link updated."))
+    return HttpResponseRedirect(access.url("match-sheet"))

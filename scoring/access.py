@@ -1,0 +1,120 @@
+"""Who is looking at a match sheet, and what they may do there.
+
+A match is reached either by a signed-in user (``/t/<slug>/matches/<id>/…``) or by a
+table link (``/table/<token>/…``), which opens that one match only, without an account.
+The same views serve both; :class:`MatchAccess` tells them which, and builds the URLs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tournaments.models import Match, Tournament
+from tournaments.permissions import can_direct, can_score
+
+# Failed table-link look-ups per client address before it is turned away for a while.
+TOKEN_FAILURE_LIMIT = 20
+TOKEN_FAILURE_WINDOW = 15 * 60
+
+
+class TokenRateLimited(Exception):
+    pass
+
+
+class TableLinkClosed(Exception):
+    """A real table link that no longer works (match complete or link revoked)."""
+
+    def __init__(self, match: Match, reason: str) -> None:
+        super().__init__(reason)
+        self.match = match
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class MatchAccess:
+    match: Match
+    tournament: Tournament
+    user: Any
+    token: str | None
+    can_enter: bool
+    can_direct: bool
+    request: HttpRequest
+
+    @property
+    def via(self) -> str:
+        if self.token is None:
+            return ""
+        return _("table link, table %(table)s") % {"table": self.match.table or "?"}
+
+    @property
+    def actor(self) -> Any:
+        return None if self.token else self.user
+
+    def url(self, name: str, **kwargs: Any) -> str:
+        if self.token is not None:
+            return reverse(f"scoring:table-{name}", kwargs={"token": self.token, **kwargs})
+        return reverse(
+            f"scoring:{name}",
+            kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs},
+        )
+
+
+def _client(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def for_user(request: HttpRequest, slug: str, match_id: int) -> MatchAccess:
+    match = get_object_or_404(
+        Match.objects.select_related("tournament", "side_a__player", "side_b__player"),
+        pk=match_id,
+        tournament__slug=slug,
+    )
+    tournament = match.tournament
+    user = request.user
+    directing = can_direct(user, tournament)
+    scoring = directing or can_score(user, tournament)
+    return MatchAccess(match, tournament, user, None, scoring, directing, request)
+
+
+def for_token(request: HttpRequest, token: str) -> MatchAccess:
+    key = f"table-link-failures:{_client(request)}"
+    if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
+        raise TokenRateLimited
+    match = (
+        Match.objects.select_related("tournament", "side_a__player", "side_b__player")
+        .filter(token=token)
+        .first()
+        if 20 <= len(token) <= 64
+        else None
+    )
+    if match is None:
+        cache.add(key, 0, TOKEN_FAILURE_WINDOW)
+        try:
+            cache.incr(key)
+        except ValueError:
+            cache.set(key, 1, TOKEN_FAILURE_WINDOW)
+        raise Http404(_("This table link is not valid."))
+    if match.token_revoked:
+        raise TableLinkClosed(match, _("The director has switched off this table link."))
+    if match.status == Match.Status.COMPLETE:
+        raise TableLinkClosed(match, _("This match is complete: the table link has closed."))
+    return MatchAccess(match, match.tournament, request.user, token, True, False, request)
+
+
+def resolve(request: HttpRequest, **kwargs: Any) -> MatchAccess:
+    if "token" in kwargs:
+        return for_token(request, kwargs["token"])
+    return for_user(request, kwargs["slug"], kwargs["match_id"])
+
+
+def require_entry(access: MatchAccess) -> None:
+    if not access.can_enter:
+        raise PermissionDenied(_("You may not enter hands in this match."))

@@ -1,0 +1,122 @@
+"""The hand entry form: types and ranges here, the rules of gin in the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import MAX_DEADWOOD, RuleSet, ScoredHand, ScoringError
+from tournaments.models import Match
+
+from . import services
+from .models import Hand
+from .services import HandData
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUITS = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
+RESULT_NAMES = {
+    "knock": _("knock"),
+    "undercut": _("undercut"),
+    "tie": _("tie"),
+    "gin": _("gin"),
+    "big_gin": _("big gin"),
+    "draw": _("dead hand"),
+}
+SUIT_NAMES = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
+
+
+def card_choices() -> list[tuple[str, Any]]:
+    choices: list[tuple[str, Any]] = [("", _("— knock card —"))]
+    for suit, symbol in SUITS:
+        group = [(f"{'T' if rank == '10' else rank}{suit}", f"{rank}{symbol}") for rank in RANKS]
+        choices.append((SUIT_NAMES[suit], group))
+    return choices
+
+
+class HandForm(forms.Form):
+    """One hand. ``number`` travels with every entry so a repeat is recognised, not doubled."""
+
+    number = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
+    kind = forms.ChoiceField(label=_("How did the hand end?"), widget=forms.RadioSelect)
+    by = forms.ChoiceField(label=_("Who went out?"), widget=forms.RadioSelect, required=False)
+    deadwood = forms.IntegerField(
+        label=_("Knocker's deadwood"),
+        min_value=0,
+        max_value=MAX_DEADWOOD,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    defender_deadwood = forms.IntegerField(
+        label=_("Opponent's deadwood (after lay-offs)"),
+        min_value=0,
+        max_value=MAX_DEADWOOD,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    knock_card = forms.ChoiceField(label=_("Knock card"), required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        match: Match,
+        hands: list[Hand],
+        replacing: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.hands = hands
+        self.replacing = replacing
+        self.preview: ScoredHand | None = None
+        rules: RuleSet = match.tournament.ruleset
+        kinds = [(Hand.Kind.GIN, Hand.Kind.GIN.label)]
+        if rules.oklahoma or rules.knock_limit > 0:
+            kinds.insert(0, (Hand.Kind.KNOCK, Hand.Kind.KNOCK.label))
+        if rules.big_gin_bonus is not None:
+            kinds.append((Hand.Kind.BIG_GIN, Hand.Kind.BIG_GIN.label))
+        kinds.append((Hand.Kind.DRAW, Hand.Kind.DRAW.label))
+        self.fields["kind"].choices = kinds
+        self.fields["by"].choices = [("A", match.side_name("A")), ("B", match.side_name("B"))]
+        if rules.oklahoma:
+            self.fields["knock_card"].choices = card_choices()
+        else:
+            del self.fields["knock_card"]
+        if replacing is not None:
+            self.fields["number"].initial = replacing
+        else:
+            self.fields["number"].initial = len(hands) + 1
+
+    @property
+    def preview_winner(self) -> str:
+        winner = self.preview.score.winner if self.preview else None
+        return self.match.side_name(winner.value) if winner else ""
+
+    @property
+    def preview_result(self) -> str:
+        return RESULT_NAMES[self.preview.score.result.value] if self.preview else ""
+
+    def hand_data(self) -> HandData:
+        data = self.cleaned_data
+        return HandData(
+            kind=data.get("kind") or "",
+            by=data.get("by") or "",
+            deadwood=data.get("deadwood"),
+            defender_deadwood=data.get("defender_deadwood"),
+            knock_card=data.get("knock_card") or "",
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors or "kind" not in data:
+            return data
+        hand = self.hand_data()
+        earlier = self.hands if self.replacing is None else self.hands[: self.replacing - 1]
+        try:
+            self.preview = services.preview(self.match, earlier, hand)
+        except ScoringError as error:
+            field = error.field if error.field in self.fields else None
+            self.add_error(field, error.problem(gettext))
+        return data

@@ -1,0 +1,281 @@
+"""The only place that turns Hand rows into engine input and engine results into writes.
+
+Every write here runs in one transaction: the hand row, the match summary the engine
+derives from all of the match's hands, the rules lock and the audit row commit together
+or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules refuse),
+:class:`HandConflict` (hand numbering: a double tap, a second device) or Django's
+``ValidationError`` (a correction blocked by a later match); nothing is written then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from scoring.engine import (
+    Card,
+    HandInput,
+    HandKind,
+    MatchSheet,
+    ScoredHand,
+    ScoringError,
+    Side,
+    preview_hand,
+    score_match,
+)
+from tournaments import audit
+from tournaments import services as tournament_services
+from tournaments.models import Match
+
+from .models import Hand
+
+
+class HandConflict(Exception):
+    """The hand number does not fit: already entered, or not the next one."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandData:
+    """A hand as a form or archive gives it (strings and numbers, not yet engine types)."""
+
+    kind: str
+    by: str = ""
+    deadwood: int | None = None
+    defender_deadwood: int | None = None
+    knock_card: str = ""
+
+    @classmethod
+    def of(cls, hand: Hand) -> HandData:
+        return cls(hand.kind, hand.by, hand.deadwood, hand.defender_deadwood, hand.knock_card)
+
+    def to_input(self) -> HandInput:
+        kind = HandKind(self.kind)
+        if kind is HandKind.DRAW:
+            return HandInput(kind)
+        return HandInput(
+            kind=kind,
+            by=Side(self.by) if self.by in ("A", "B") else None,
+            deadwood=self.deadwood,
+            defender_deadwood=self.defender_deadwood,
+            knock_card=Card.parse(self.knock_card) if self.knock_card else None,
+        )
+
+    def cleaned(self) -> HandData:
+        """Only the fields that matter for this kind (a draw keeps none)."""
+        if self.kind == HandKind.DRAW:
+            return HandData(self.kind)
+        card = str(Card.parse(self.knock_card)) if self.knock_card else ""
+        deadwood = self.deadwood if self.kind == HandKind.KNOCK else None
+        return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card)
+
+
+def first_dealer(match: Match) -> Side | None:
+    return Side(match.first_dealer) if match.first_dealer in ("A", "B") else None
+
+
+def hand_inputs(hands: Iterable[Hand]) -> list[HandInput]:
+    return [HandData.of(hand).to_input() for hand in hands]
+
+
+def load_hands(match: Match) -> list[Hand]:
+    return list(Hand.objects.filter(match=match).order_by("number"))
+
+
+def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
+    """The engine's view of ``match`` (one query for the hands unless they are given)."""
+    rows = load_hands(match) if hands is None else hands
+    return score_match(match.tournament.ruleset, hand_inputs(rows), first_dealer(match))
+
+
+def preview(match: Match, hands: Sequence[Hand], data: HandData) -> ScoredHand:
+    """What ``data`` would score as the next hand; raises ScoringError if the rules refuse."""
+    return preview_hand(
+        match.tournament.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match)
+    )
+
+
+def _locked_match(match: Match) -> Match:
+    return Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+
+
+def _check_open(match: Match) -> None:
+    if not match.has_both_sides:
+        raise HandConflict(_("The players of this match are not known yet."))
+    if match.status == Match.Status.COMPLETE:
+        raise HandConflict(_("This match is complete; its result has been confirmed."))
+
+
+def _store_summary(match: Match, sheet: MatchSheet, *, user: Any, via: str) -> None:
+    summary = sheet.match
+    tournament_services.set_match_progress(
+        match=match,
+        score_a=summary.won.a,
+        score_b=summary.won.b,
+        total_a=summary.total.a,
+        total_b=summary.total.b,
+        decided_winner=summary.winner.value if summary.winner else None,
+        has_hands=bool(sheet.hands),
+        user=user,
+        via=via,
+    )
+
+
+def record_hand(
+    *, match: Match, number: int, data: HandData, user: Any = None, via: str = ""
+) -> MatchSheet:
+    """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled."""
+    data = data.cleaned()
+    with transaction.atomic():
+        match = _locked_match(match)
+        hands = load_hands(match)
+        if number <= len(hands):
+            raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
+        if number != len(hands) + 1:
+            raise HandConflict(
+                _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
+                % {"number": number, "next": len(hands) + 1}
+            )
+        _check_open(match)
+        sheet = score_match(
+            match.tournament.ruleset,
+            [*hand_inputs(hands), data.to_input()],
+            first_dealer(match),
+        )
+        try:
+            with transaction.atomic():
+                hand = Hand.objects.create(
+                    match=match,
+                    number=number,
+                    entered_by=_user(user),
+                    entered_via=via,
+                    **asdict(data),
+                )
+        except IntegrityError:
+            raise HandConflict(
+                _("Hand %(number)d is already entered.") % {"number": number}
+            ) from None
+        _store_summary(match, sheet, user=user, via=via)
+        if match.tournament.rules_locked_at is None:
+            tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
+        audit.record(
+            tournament=match.tournament,
+            action="hand entered",
+            obj=hand,
+            after={"match": match.key, "number": number, **asdict(data)},
+            user=user,
+            via=via,
+        )
+    return sheet
+
+
+def correct_hand(
+    *, match: Match, number: int, data: HandData, user: Any = None, via: str = ""
+) -> MatchSheet:
+    """Replace hand ``number``; the whole match is recomputed from its hands."""
+    data = data.cleaned()
+    with transaction.atomic():
+        match = _locked_match(match)
+        hands = load_hands(match)
+        hand = _hand_numbered(hands, number)
+        before = asdict(HandData.of(hand))
+        inputs = hand_inputs(hands)
+        inputs[number - 1] = data.to_input()
+        sheet = _rescore(match, inputs, changed=number)
+        for field, value in asdict(data).items():
+            setattr(hand, field, value)
+        hand.save()
+        _store_summary(match, sheet, user=user, via=via)
+        audit.record(
+            tournament=match.tournament,
+            action="hand corrected",
+            obj=hand,
+            before={"match": match.key, "number": number, **before},
+            after={"match": match.key, "number": number, **asdict(data)},
+            user=user,
+            via=via,
+        )
+    return sheet
+
+
+def delete_hand(*, match: Match, number: int, user: Any = None, via: str = "") -> MatchSheet:
+    """Remove hand ``number``; later hands move up one number."""
+    with transaction.atomic():
+        match = _locked_match(match)
+        hands = load_hands(match)
+        hand = _hand_numbered(hands, number)
+        before = asdict(HandData.of(hand))
+        remaining = [h for h in hands if h.number != number]
+        sheet = _rescore(match, hand_inputs(remaining))
+        hand.delete()
+        # One row at a time, lowest first, so (match, number) stays unique throughout.
+        for later in remaining[number - 1 :]:
+            later.number -= 1
+            later.save(update_fields=["number"])
+        _store_summary(match, sheet, user=user, via=via)
+        audit.record(
+            tournament=match.tournament,
+            action="hand deleted",
+            obj=match,
+            before={"match": match.key, "number": number, **before},
+            user=user,
+            via=via,
+        )
+    return sheet
+
+
+def confirm_result(*, match: Match, user: Any = None, via: str = "") -> Match:
+    """The loser (at the table) or a director signs off the result; the bracket moves on."""
+    return tournament_services.confirm_match(match=match, user=user, via=via)
+
+
+def set_table_link(*, match: Match, action: str, user: Any) -> Match:
+    """``revoke`` switches the table link off; ``renew`` issues a new one (the old one dies)."""
+    from tournaments.models.matches import new_token
+
+    if action not in ("revoke", "renew"):
+        raise ValueError(f"unknown table link action {action!r}")
+    with transaction.atomic():
+        match = _locked_match(match)
+        before = {"token_revoked": match.token_revoked}
+        if action == "revoke":
+            match.token_revoked = True
+        else:
+            match.token, match.token_revoked = new_token(), False
+        match.save(update_fields=["token", "token_revoked"])
+        audit.record(
+            tournament=match.tournament,
+            action=f"table link {action}",
+            obj=match,
+            before=before,
+            after={"token_revoked": match.token_revoked},
+            user=user,
+        )
+    return match
+
+
+def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
+    """Score the corrected hand list; a problem with another hand is reported as such."""
+    try:
+        return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+    except ScoringError as error:
+        if error.hand == changed:
+            raise ScoringError(error.template, error.params, field=error.field) from None
+        raise ScoringError(
+            gettext_noop("This change would make a later hand invalid (%(problem)s)."),
+            {"problem": error.render(_)},
+        ) from None
+
+
+def _hand_numbered(hands: Sequence[Hand], number: int) -> Hand:
+    if not 1 <= number <= len(hands):
+        raise HandConflict(_("There is no hand %(number)d in this match.") % {"number": number})
+    return hands[number - 1]
+
+
+def _user(user: Any) -> Any:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
