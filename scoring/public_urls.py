@@ -1,0 +1,5 @@
+"""Public tournament pages (filled in by the public-pages work)."""
+
+app_name = "public"
+
+urlpatterns: list = []
