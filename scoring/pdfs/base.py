@@ -1,0 +1,217 @@
+"""What every PDF of the project shares: page sizes, the one stylesheet, fast text, QR codes.
+
+Only reportlab's built-in Helvetica family is used (WinAnsi encoding: Spanish accents,
+``·``, ``–``, ``×``); text is always real, extractable text, black on white, with light
+grey fills at most.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+import segno
+from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+REGULAR: Final = "Helvetica"
+BOLD: Final = "Helvetica-Bold"
+ITALIC: Final = "Helvetica-Oblique"
+
+LEFT: Final = 0
+CENTRE: Final = 1
+RIGHT: Final = 2
+
+GREY_FILL: Final = 0.88
+"""Light grey for header bands and total rows; never the only carrier of meaning."""
+GREY_LINE: Final = 0.55
+HAIRLINE: Final = 0.4
+RULE: Final = 0.9
+
+ELLIPSIS: Final = "\u2026"
+
+_SIZES: Final = {"A4": A4, "LETTER": LETTER}
+
+
+def page_size(name: str, *, wide: bool) -> tuple[float, float]:
+    """``"A4"`` or ``"LETTER"`` (any case) as a (width, height) in points."""
+    try:
+        size = _SIZES[name.upper()]
+    except KeyError:
+        raise ValueError(f"unknown page size {name!r}: use A4 or LETTER") from None
+    return landscape(size) if wide else portrait(size)
+
+
+def new_canvas(buffer: object, *, title: str, size: tuple[float, float]) -> Canvas:
+    canvas = Canvas(buffer, pagesize=size, pageCompression=1, invariant=True)
+    canvas.setTitle(title)
+    canvas.setCreator("ginclub")
+    return canvas
+
+
+@functools.lru_cache(maxsize=8192)
+def width(text: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def fit(
+    text: str, font: str, size: float, room: float, *, smallest: float = 5.5
+) -> tuple[str, float]:
+    """Shrink ``text`` down to ``smallest`` points to fit ``room``, then cut it with an ellipsis."""
+    while size > smallest and width(text, font, size) > room:
+        size = max(smallest, size - 0.5)
+    if width(text, font, size) <= room:
+        return text, size
+    while text and width(text + ELLIPSIS, font, size) > room:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS, size
+
+
+def num(value: float) -> str:
+    """A coordinate for a content stream: two decimals, no trailing zeros."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+_ASCII_ESCAPES: Final = str.maketrans({"\\": "\\\\", "(": "\\(", ")": "\\)"})
+_BYTE_ESCAPES: Final = {
+    c: (f"\\{c:03o}" if c < 32 or c >= 127 else "\\" + chr(c) if chr(c) in "\\()" else chr(c))
+    for c in range(256)
+}
+
+
+class Ink:
+    """Writes the text of one page as raw PDF operators, in one text object.
+
+    reportlab's ``drawString`` builds a text object, formats every number and escapes every
+    character in Python for each string: on a filled scoresheet (120-odd strings) that was
+    most of the page's cost. The operators written here are the ones ``drawString`` writes
+    for a built-in font; strings reportlab would have to split across fonts (characters
+    outside WinAnsi) go through ``drawString`` so they look exactly as reportlab draws them.
+    """
+
+    __slots__ = ("_canvas", "_ops", "_state")
+
+    def __init__(self, canvas: Canvas) -> None:
+        self._canvas = canvas
+        self._ops: list[str] = []
+        self._state: tuple[str, float] | None = None
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        font: str = REGULAR,
+        size: float = 8,
+        align: int = LEFT,
+    ) -> None:
+        if not text:
+            return
+        if align:
+            shift = width(text, font, size)
+            x -= shift if align == RIGHT else shift / 2
+        literal = _literal(text, font)
+        if literal is None:
+            self._canvas.setFont(font, size)
+            self._canvas.drawString(x, y, text)
+            return
+        if self._state != (font, size):
+            self._ops.append(f"{_font_name(self._canvas, font)} {num(size)} Tf")
+            self._state = (font, size)
+        self._ops.append(f"1 0 0 1 {num(x)} {num(y)} Tm ({literal}) Tj")
+
+    def fitted(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        room: float,
+        font: str = REGULAR,
+        size: float = 8,
+        align: int = LEFT,
+        smallest: float = 5.5,
+    ) -> None:
+        text, size = fit(text, font, size, room, smallest=smallest)
+        self.text(x, y, text, font, size, align)
+
+    def flush(self) -> None:
+        if self._ops:
+            self._canvas.addLiteral("BT 0 g " + "\n".join(self._ops) + " ET")
+        self._ops = []
+        self._state = None
+
+
+def _font_name(canvas: Canvas, font: str) -> str:
+    # The document-wide resource name (/F1 …) reportlab gives a built-in font.
+    return canvas._doc.getInternalFontName(font)
+
+
+@functools.lru_cache(maxsize=4096)
+def _literal(text: str, font: str) -> str | None:
+    if text.isascii() and text.isprintable():
+        return text.translate(_ASCII_ESCAPES)
+    face = pdfmetrics.getFont(font)
+    parts = pdfmetrics.unicode2T1(text, [face, *face.substitutionFonts])
+    if len(parts) != 1 or parts[0][0] is not face:
+        return None
+    return "".join(_BYTE_ESCAPES[c] for c in parts[0][1])
+
+
+# --- QR codes --------------------------------------------------------------------------
+
+QR_ERROR: Final = "m"
+QR_MASK: Final = 3
+"""Fixed, so segno skips scoring all eight masks (~5 ms a code, most of a filled page's
+cost). All masks are valid; for table links (version 4-M) mask 3 was the best-scoring one
+for 40% of 120 random tokens and within 15% of the best penalty score for every one."""
+
+
+def qr_matrix(url: str) -> tuple[bytearray, ...]:
+    """The QR code of ``url`` as segno computes it: rows of 0/1, no quiet zone."""
+    return segno.make(url, error=QR_ERROR, mask=QR_MASK, micro=False).matrix
+
+
+@functools.lru_cache(maxsize=512)
+def qr_path(url: str) -> tuple[int, str]:
+    """Side in modules, and the dark modules as ``re`` operators in module units.
+
+    Runs of dark modules on a row are merged into one rectangle; y grows upward like
+    PDF space, so the first matrix row is at the top. Cached: a match's table link is
+    printed on its blank sheet, its round pack and its filled sheet.
+    """
+    matrix = qr_matrix(url)
+    side = len(matrix)
+    ops: list[str] = []
+    for row_index, row in enumerate(matrix):
+        y = side - 1 - row_index
+        start = -1
+        for x, dark in enumerate(row):
+            if dark and start < 0:
+                start = x
+            elif not dark and start >= 0:
+                ops.append(f"{start} {y} {x - start} 1 re")
+                start = -1
+        if start >= 0:
+            ops.append(f"{start} {y} {side - start} 1 re")
+    return side, "\n".join(ops)
+
+
+def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float, *, quiet: int = 2) -> None:
+    """Draw the code for ``url`` in the square (x, y, size), ``quiet`` modules of margin."""
+    side, ops = qr_path(url)
+    module = size / (side + 2 * quiet)
+    origin_x = x + quiet * module
+    origin_y = y + quiet * module
+    # Slightly oversized rectangles would merge neighbours; exact ones can leave hairline
+    # gaps in some viewers, which scanners ignore.
+    canvas.addLiteral(
+        f"q 0 g {num(module)} 0 0 {num(module)} {num(origin_x)} {num(origin_y)} cm\n{ops}\nf Q"
+    )
+
+
+def clear_caches() -> None:
+    """Forget cached QR paths and encoded strings (the benchmark starts every run cold)."""
+    qr_path.cache_clear()
+    _literal.cache_clear()
+    width.cache_clear()

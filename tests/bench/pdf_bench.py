@@ -1,0 +1,156 @@
+"""Round-pack benchmark (SPEC 10): a 128-match pack against reportlab drawing the bare grids.
+
+Run ``python -m tests.bench.pdf_bench``. In one run it times, as medians of a few
+repetitions:
+
+- **pack**: ``render_scoresheets`` for N filled best-of-five sheets (the 17-hand worked
+  example of SHARED/examples, different players, tables and table links), QR codes
+  included;
+- **grids**: reportlab drawing the same N pages of empty grids with no data and no QR code:
+  the renderer's own grid-drawing function (``draw_grid``, lines, fills and printed words)
+  called on every page with the ordinary reportlab API, nothing cached between pages.
+
+The budget is pack ≤ 1.5 × grids. Caches (QR paths, encoded strings) are cleared before
+every repetition so each one pays the full cost. For context it also prints the blank pack
+through the renderer (no QR) and what one QR code costs drawn from segno's matrix versus
+reportlab's own QR widget. Not a timed test: a smoke test runs it with 2 matches.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from scoring.pdfs import Labels, Scoresheet, SheetHeader, render_scoresheets
+from scoring.pdfs.base import clear_caches, draw_qr, page_size
+from scoring.pdfs.scoresheet import draw_grid, plan_pages
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "shared/examples/scoresheets"
+BUDGET = 1.5
+
+FIRST = ("Ana", "Bruno", "Carmen", "Diego", "Elena", "Fermín", "Gloria", "Héctor", "Inés")
+LAST = ("García", "Martínez", "López", "Sánchez", "Pérez", "Gómez", "Muñoz", "Díaz")
+
+
+def example_sheet() -> dict[str, Any]:
+    return json.loads((EXAMPLE / "tournament-best-of-five.expected.json").read_text())
+
+
+def make_pack(matches: int, *, filled: bool = True, qr: bool = True) -> list[Scoresheet]:
+    sheet = example_sheet()
+    out = []
+    for i in range(matches):
+        a = f"{FIRST[i % len(FIRST)]} {LAST[i % len(LAST)]}"
+        b = f"{FIRST[(i + 4) % len(FIRST)]} {LAST[(i + 3) % len(LAST)]}"
+        header = SheetHeader(
+            tournament="Copa de Otoño — Club de Gin Rummy",
+            round_label="Round 1",
+            match_label=f"Match {i + 1}",
+            table=i + 1,
+            player_a=a,
+            player_b=b,
+            rules_summary="Games to 250 · best of 5 · gin 25 · undercut 25 · box 25 · "
+            "game 100 · shutout doubles",
+            qr_url=f"https://club.example.org/table/tK{i:04d}x9QmZr2vLw8YbN3cPa/" if qr else None,
+            page_size="A4",
+        )
+        out.append(Scoresheet(header, sheet["rules"], sheet if filled else None))
+    return out
+
+
+def draw_bare_grids(sheets: list[Scoresheet], labels: Labels) -> bytes:
+    """The baseline: every page's empty grid drawn directly, no form, no data, no QR."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=page_size("A4", wide=True), pageCompression=1)
+    for item in sheets:
+        for page in plan_pages(item):
+            canvas.setPageSize((page.geometry.width, page.geometry.height))
+            draw_grid(canvas, page, item.rules, labels)
+            canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def median_time(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        clear_caches()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def qr_costs(count: int = 16) -> dict[str, float]:
+    """Seconds per code: segno's matrix drawn as one path, and reportlab's QrCodeWidget."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+
+    urls = [f"https://club.example.org/table/qR{i:04d}x9QmZr2vLw8YbN3cPa/" for i in range(count)]
+
+    def segno_path() -> None:
+        canvas = Canvas(io.BytesIO())
+        for url in urls:
+            draw_qr(canvas, url, 100, 100, 72)
+
+    def widget() -> None:
+        canvas = Canvas(io.BytesIO())
+        for url in urls:
+            code = QrCodeWidget(url, barLevel="M")
+            x0, y0, x1, y1 = code.getBounds()
+            drawing = Drawing(72, 72, transform=[72 / (x1 - x0), 0, 0, 72 / (y1 - y0), 0, 0])
+            drawing.add(code)
+            renderPDF.draw(drawing, canvas, 100, 100)
+
+    return {
+        "segno_path": median_time(segno_path, 3) / count,
+        "reportlab_widget": median_time(widget, 1) / count,
+    }
+
+
+def run(matches: int = 128, repeats: int = 5, *, qr_compare: bool = True) -> dict[str, Any]:
+    labels = Labels()
+    filled = make_pack(matches)
+    bare = make_pack(matches, filled=False, qr=False)
+    pages = len(render_scoresheets(filled[:1], labels=labels).split(b"/Type /Page\n")) - 1
+    result: dict[str, Any] = {
+        "matches": matches,
+        "pages_per_sheet": pages,
+        "pack_s": median_time(lambda: render_scoresheets(filled, labels=labels), repeats),
+        "grids_s": median_time(lambda: draw_bare_grids(bare, labels), repeats),
+        "blank_pack_s": median_time(lambda: render_scoresheets(bare, labels=labels), repeats),
+    }
+    result["ratio"] = result["pack_s"] / result["grids_s"]
+    result["budget"] = BUDGET
+    if qr_compare:
+        result["qr_per_code_s"] = qr_costs()
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    matches = int(args[0]) if args else 128
+    result = run(matches)
+    print(f"round pack of {matches} filled best-of-five sheets, QR codes: {result['pack_s']:.3f} s")
+    print(f"reportlab drawing the same {matches} empty grids:          {result['grids_s']:.3f} s")
+    print(f"ratio {result['ratio']:.2f} (budget ≤ {BUDGET})")
+    print(f"(blank pack through the renderer, no QR: {result['blank_pack_s']:.3f} s)")
+    qr = result["qr_per_code_s"]
+    print(
+        f"(one QR code: segno matrix as a path {qr['segno_path'] * 1000:.2f} ms, "
+        f"reportlab QrCodeWidget {qr['reportlab_widget'] * 1000:.2f} ms)"
+    )
+    return 0 if result["ratio"] <= BUDGET else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
