@@ -408,13 +408,13 @@ def _knockout(prefix: str, section: Section, lines: Sequence[Source]) -> list[_D
     return drafts
 
 
-def _consolation(winners: Sequence[_Draft], order: Sequence[int]) -> list[_Draft]:
+def _consolation(drafts: Sequence[_Draft], order: Sequence[int]) -> list[_Draft]:
     """A knockout among the losers of the real round-1 matches, if there are two or more.
 
     The lower line of a round-1 pair holds the weaker seed line, the expected loser; the
     better that line, the higher the loser is seeded here.
     """
-    played = [d for d in winners if d.section == Section.WINNERS and d.round == 1 and not d.is_bye]
+    played = [d for d in drafts if d.section == Section.WINNERS and d.round == 1 and not d.is_bye]
     if len(played) < 2:
         return []
     played.sort(key=lambda d: order[2 * d.position - 1])
