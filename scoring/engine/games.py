@@ -20,8 +20,13 @@ class Pair:
     a: int = 0
     b: int = 0
 
-    def __getitem__(self, side: Side) -> int:
-        return self.a if side is Side.A else self.b
+    def __getitem__(self, side: Side | str) -> int:
+        # Only sides are keys: anything else (a template's "a") must fail as a lookup.
+        if side == Side.A:
+            return self.a
+        if side == Side.B:
+            return self.b
+        raise KeyError(side)
 
     def plus(self, side: Side, amount: int) -> Pair:
         if side is Side.A:

@@ -273,3 +273,12 @@ def test_big_gin_null_in_a_match_names_the_hand():
         score_match(PRESETS["classic"], [K("A", 1, 9), BG("A", 9)])
     assert caught.value.hand == 2
     assert str(caught.value).startswith("hand 2: ")
+
+
+def test_pair_is_indexed_by_side_only():
+    from scoring.engine import Pair
+
+    pair = Pair(3, 4)
+    assert (pair[Side.A], pair[Side.B], pair["A"], pair["B"]) == (3, 4, 3, 4)
+    with pytest.raises(KeyError):
+        pair["a"]  # Django templates try item lookup before attributes
