@@ -133,7 +133,8 @@ def _page(request: HttpRequest, context: dict[str, Any], partial: str) -> Templa
 @match_view
 def match_sheet(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """The match sheet: public to read; the entry form for those allowed."""
-    return _page(request, sheet_context(access), "match-sheet")
+    region = "match-head" if request.GET.get("region") == "match-head" else "match-sheet"
+    return _page(request, sheet_context(access), region)
 
 
 @require_GET

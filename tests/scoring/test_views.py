@@ -298,3 +298,11 @@ def test_hand_entry_and_page_use_constant_queries(client):
     assert Hand.objects.count() == 51
     assert entry_5 == entry_50
     assert page_6 == page_51
+
+
+def test_footer_totals_match_the_engine(client):
+    match = ready_match()
+    play(match, [knock("A", 2, 30), knock("A", 2, 20), gin("B", 10)])
+    html = client.get(sheet_url(match), **HTMX).content.decode()
+    points_row = html.split("Points</th>")[1].split("</tr>")[0]
+    assert '<td class="num">46</td><td class="num">35</td>' in points_row
