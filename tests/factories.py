@@ -78,12 +78,16 @@ def make_tournament(
 def make_entries(
     *, tournament: Tournament, count: int, seeded: bool = True, **extra: Any
 ) -> list[Entry]:
-    """``count`` new players entered in ``tournament``, seeded 1..count unless told not to."""
+    """``count`` new players entered in ``tournament``, seeded after the existing seeds
+    (1..count in a new tournament) unless told not to."""
+    from django.db.models import Max
+
+    top = tournament.entries.aggregate(top=Max("seed"))["top"] or 0
     return [
         Entry.objects.create(
             tournament=tournament,
             player=make_player(),
-            seed=i if seeded else None,
+            seed=top + i if seeded else None,
             **extra,
         )
         for i in range(1, count + 1)

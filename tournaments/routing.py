@@ -119,8 +119,13 @@ class Board:
         return "empty" if self.matches[feeder[0]].status == Status.COMPLETE else "pending"
 
     def came_from_losers(self, match: Match, side: str) -> bool:
+        """Whether the player in this slot has lost a match already (so a grand final won
+        from this slot calls for the bracket reset)."""
         feeder = self.feeders.get((match.key, side))
-        return feeder is not None and self.matches[feeder[0]].section == Match.Section.LOSERS
+        if feeder is None:
+            return False
+        key, kind = feeder
+        return kind == "loser" or self.matches[key].section != Match.Section.WINNERS
 
     def downstream(self, match: Match) -> list[tuple[Match, str]]:
         """The matches this one's winner and loser go to, with the slot, once each."""
