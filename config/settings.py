@@ -102,6 +102,9 @@ SQLITE_DEFAULT = {
             "PRAGMA foreign_keys=ON;"
         ),
     },
+    # A file, not the in-memory default: tests of concurrent entry need real WAL locking
+    # (shared-cache memory databases lock whole tables and ignore the busy timeout).
+    "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
 }
 
 if os.environ.get("DATABASE_URL"):
