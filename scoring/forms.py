@@ -84,6 +84,14 @@ class HandForm(forms.Form):
             self.fields["knock_card"].choices = card_choices()
         else:
             del self.fields["knock_card"]
+        if replacing is None and not hands and not match.first_dealer:
+            self.fields["first_dealer"] = forms.ChoiceField(
+                label=_("Who dealt the first hand?"),
+                choices=self.fields["by"].choices,
+                widget=forms.RadioSelect,
+                required=False,
+                help_text=_("Optional: the sheet then shows who deals each hand."),
+            )
         if replacing is not None:
             self.fields["number"].initial = replacing
         else:
@@ -115,7 +123,9 @@ class HandForm(forms.Form):
         hand = self.hand_data()
         earlier = self.hands if self.replacing is None else self.hands[: self.replacing - 1]
         try:
-            self.preview = services.preview(self.match, earlier, hand)
+            self.preview = services.preview(
+                self.match, earlier, hand, dealer=data.get("first_dealer") or None
+            )
         except ScoringError as error:
             field = error.field if error.field in self.fields else None
             self.add_error(field, error.problem(gettext))

@@ -74,8 +74,10 @@ class HandData:
         return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card)
 
 
-def first_dealer(match: Match) -> Side | None:
-    return Side(match.first_dealer) if match.first_dealer in ("A", "B") else None
+def first_dealer(match: Match, chosen: str | None = None) -> Side | None:
+    """The match's first dealer, or ``chosen`` when the match has none recorded yet."""
+    value = match.first_dealer or chosen
+    return Side(value) if value in ("A", "B") else None
 
 
 def hand_inputs(hands: Iterable[Hand]) -> list[HandInput]:
@@ -92,10 +94,12 @@ def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     return score_match(match.tournament.ruleset, hand_inputs(rows), first_dealer(match))
 
 
-def preview(match: Match, hands: Sequence[Hand], data: HandData) -> ScoredHand:
+def preview(
+    match: Match, hands: Sequence[Hand], data: HandData, *, dealer: str | None = None
+) -> ScoredHand:
     """What ``data`` would score as the next hand; raises ScoringError if the rules refuse."""
     return preview_hand(
-        match.tournament.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match)
+        match.tournament.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
     )
 
 
@@ -126,9 +130,18 @@ def _store_summary(match: Match, sheet: MatchSheet, *, user: Any, via: str) -> N
 
 
 def record_hand(
-    *, match: Match, number: int, data: HandData, user: Any = None, via: str = ""
+    *,
+    match: Match,
+    number: int,
+    data: HandData,
+    user: Any = None,
+    via: str = "",
+    dealer: str | None = None,
 ) -> MatchSheet:
-    """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled."""
+    """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled.
+
+    ``dealer`` (A or B) records who dealt hand 1 if the match does not know yet.
+    """
     data = data.cleaned()
     with transaction.atomic():
         match = _locked_match(match)
@@ -141,6 +154,9 @@ def record_hand(
                 % {"number": number, "next": len(hands) + 1}
             )
         _check_open(match)
+        if number == 1 and dealer in ("A", "B") and not match.first_dealer:
+            match.first_dealer = dealer
+            match.save(update_fields=["first_dealer"])
         sheet = score_match(
             match.tournament.ruleset,
             [*hand_inputs(hands), data.to_input()],

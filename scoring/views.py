@@ -160,6 +160,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 data=form.hand_data(),
                 user=access.actor,
                 via=access.via,
+                dealer=form.cleaned_data.get("first_dealer"),
             )
         except services.HandConflict as conflict:
             form.add_error(None, str(conflict))

@@ -306,3 +306,18 @@ def test_footer_totals_match_the_engine(client):
     html = client.get(sheet_url(match), **HTMX).content.decode()
     points_row = html.split("Points</th>")[1].split("</tr>")[0]
     assert '<td class="num">46</td><td class="num">35</td>' in points_row
+
+
+def test_first_hand_asks_who_dealt_and_the_sheet_shows_the_deal(client):
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    page = client.get(sheet_url(match)).content.decode()
+    assert "Who dealt the first hand?" in page
+    data = {**post_data(1, knock("A", 2, 30)), "first_dealer": "B"}
+    client.post(sheet_url(match, "hand-create"), data)
+    match.refresh_from_db()
+    assert match.first_dealer == "B"
+    page = client.get(sheet_url(match)).content.decode()
+    assert "Who dealt the first hand?" not in page
+    assert f"dealt by {match.side_name('B')}" in page
+    assert f"Next deal: {match.side_name('A')}" in page
