@@ -321,3 +321,18 @@ def test_first_hand_asks_who_dealt_and_the_sheet_shows_the_deal(client):
     assert "Who dealt the first hand?" not in page
     assert f"dealt by {match.side_name('B')}" in page
     assert f"Next deal: {match.side_name('A')}" in page
+
+
+def test_oklahoma_entry_takes_the_knock_card(client):
+    match = ready_match(preset="oklahoma")
+    client.force_login(match.tournament.owner)
+    page = client.get(sheet_url(match)).content.decode()
+    assert 'name="knock_card"' in page and "7♠" in page
+    url = sheet_url(match, "hand-create")
+    missing = client.post(url, post_data(1, knock("A", 5, 19)))
+    assert "the knock card is missing" in missing.content.decode()
+    client.post(url, post_data(1, knock("A", 5, 19, knock_card="7S")))
+    hand = Hand.objects.get()
+    assert hand.knock_card == "7S"
+    page = client.get(sheet_url(match)).content.decode()
+    assert "+28" in page and "spades ×2" in page
