@@ -8,6 +8,7 @@ usually ``DATABASE_URL`` (PostgreSQL); see the README's "Running it for a club" 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -104,7 +105,8 @@ SQLITE_DEFAULT = {
     },
     # A file, not the in-memory default: tests of concurrent entry need real WAL locking
     # (shared-cache memory databases lock whole tables and ignore the busy timeout).
-    "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
+    # One per process, so two test runs in one checkout never share a database.
+    "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ginclub-test-{os.getpid()}.sqlite3")},
 }
 
 if os.environ.get("DATABASE_URL"):
