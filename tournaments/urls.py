@@ -1,3 +1,46 @@
+"""The director's URLs: club-wide screens under /director/, one tournament's under
+/t/<slug>/manage/. (/t/<slug>/ itself and the match and table URLs belong to scoring.)"""
+
+from django.urls import path
+
+from . import views
+
 app_name = "tournaments"
 
-urlpatterns: list = []
+MANAGE = "t/<slug:slug>/manage/"
+
+urlpatterns = [
+    path("director/", views.dashboard, name="dashboard"),
+    path("director/players/", views.player_list, name="player-list"),
+    path("director/players/new/", views.player_create, name="player-create"),
+    path("director/players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
+    path("director/players/import/", views.player_import, name="player-import"),
+    path("director/tournaments/new/", views.tournament_create, name="tournament-create"),
+    path("director/rules-summary/", views.rules_summary_view, name="rules-summary"),
+    path(MANAGE, views.tournament_setup, name="tournament-setup"),
+    path(MANAGE + "status/", views.tournament_status, name="tournament-status"),
+    path(MANAGE + "entries/", views.entry_list, name="entry-list"),
+    path(MANAGE + "entries/add/", views.entry_add, name="entry-add"),
+    path(MANAGE + "entries/new/", views.entry_new, name="entry-new"),
+    path(
+        MANAGE + "entries/seed-by-rating/", views.entry_seed_by_rating, name="entry-seed-by-rating"
+    ),
+    path(MANAGE + "entries/<int:entry_id>/seed/", views.entry_seed, name="entry-seed"),
+    path(MANAGE + "entries/<int:entry_id>/flag/<str:field>/", views.entry_flag, name="entry-flag"),
+    path(MANAGE + "entries/<int:entry_id>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
+    path(
+        MANAGE + "entries/<int:entry_id>/reinstate/", views.entry_reinstate, name="entry-reinstate"
+    ),
+    path(MANAGE + "entries/<int:entry_id>/remove/", views.entry_remove, name="entry-remove"),
+    path(MANAGE + "bracket/", views.bracket, name="bracket"),
+    path(MANAGE + "bracket/generate/", views.bracket_generate, name="bracket-generate"),
+    path(MANAGE + "bracket/clear/", views.bracket_clear, name="bracket-clear"),
+    path(MANAGE + "rounds/", views.round_control, name="round-control"),
+    path(MANAGE + "rounds/assign-tables/", views.tables_assign, name="tables-assign"),
+    path(MANAGE + "matches/<int:match_id>/confirm/", views.match_confirm, name="match-confirm"),
+    path(MANAGE + "matches/<int:match_id>/walkover/", views.match_walkover, name="match-walkover"),
+    path(MANAGE + "roles/", views.roles, name="roles"),
+    path(MANAGE + "roles/add/", views.role_add, name="role-add"),
+    path(MANAGE + "roles/remove/", views.role_remove, name="role-remove"),
+    path(MANAGE + "audit/", views.audit_log, name="audit-log"),
+]

@@ -173,6 +173,14 @@ class Match(models.Model):
         return str(entry) if entry is not None else gettext("TBD")
 
     @property
+    def name_a(self) -> str:
+        return self.side_name("A")
+
+    @property
+    def name_b(self) -> str:
+        return self.side_name("B")
+
+    @property
     def loser_side(self) -> str:
         return {"A": "B", "B": "A"}.get(self.winner_side, "")
 

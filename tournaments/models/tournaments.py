@@ -7,6 +7,7 @@ import datetime
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -117,6 +118,13 @@ class Tournament(models.Model):
         if not self.slug:
             self.slug = unique_slug(self.name, exclude_pk=self.pk)
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def get_absolute_url(self) -> str:
+        """The public page. Its path is a stable interface (SPEC 8), served by scoring."""
+        try:
+            return reverse("public:tournament", kwargs={"slug": self.slug})
+        except NoReverseMatch:
+            return f"/t/{self.slug}/"
 
     @property
     def ruleset(self) -> RuleSet:

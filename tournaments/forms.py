@@ -1,0 +1,351 @@
+"""Forms for the director's screens. Validation only; the services do the writing."""
+
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
+
+from .models import Entry, Player, Tournament
+from .models.tournaments import DEFAULT_PRESET
+
+# -- players ---------------------------------------------------------------------------------
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "email", "phone", "club_id", "rating", "notes"]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
+
+
+class PlayerRowForm(forms.Form):
+    """PlayerForm's fields without its registry look-ups: the CSV import checks every
+    row first and reports duplicates itself, with their line numbers."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(forms.fields_for_model(Player, fields=PlayerForm.Meta.fields))
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False, max_length=100)
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "UTF-8 text, first line naming the columns: name, email, phone, club_id, "
+            "rating, notes (only name is required)."
+        ),
+    )
+
+
+# -- tournament setup ------------------------------------------------------------------------
+
+KNOB_LABELS: dict[str, Any] = {
+    "knock_limit": _("Knock limit"),
+    "gin_bonus": _("Gin bonus"),
+    "big_gin_bonus": _("Big gin bonus"),
+    "undercut_bonus": _("Undercut bonus"),
+    "tie": _("Knock tie"),
+    "game_target": _("Game target"),
+    "game_bonus": _("Game bonus"),
+    "box_bonus": _("Box (line) bonus"),
+    "gin_extra_boxes": _("Extra boxes for gin"),
+    "undercut_extra_boxes": _("Extra boxes for an undercut"),
+    "shutout": _("Shutout"),
+    "shutout_bonus": _("Shutout bonus"),
+    "oklahoma": _("Oklahoma (up card sets the knock limit)"),
+    "oklahoma_ace": _("Oklahoma ace"),
+    "spade_double": _("Spades double"),
+    "spade_double_boxes": _("Spades double the boxes too"),
+    "format": _("Match format"),
+    "games_to_win": _("Games to win the match"),
+    "hollywood_columns": _("Hollywood columns"),
+    "deal": _("Next dealer"),
+}
+CHOICE_LABELS: dict[str, Any] = {
+    "undercut": _("counts as an undercut"),
+    "no_score": _("scores nothing"),
+    "double_points": _("doubles the winner's points"),
+    "double_total": _("doubles the winner's total"),
+    "bonus": _("fixed bonus"),
+    "none": _("none"),
+    "gin_only": _("gin only"),
+    "one": _("knock with 1"),
+    "games": _("best of N games"),
+    "hollywood": _("Hollywood"),
+    "alternate": _("alternates"),
+    "winner": _("winner of the hand"),
+    "loser": _("loser of the hand"),
+}
+PRESET_LABELS: dict[str, Any] = {
+    "modern": _("Modern (one game to 100)"),
+    "tournament": _("Tournament (best of five to 250)"),
+    "classic": _("Classic (10/20 system)"),
+    "oklahoma": _("Oklahoma"),
+    "hollywood": _("Hollywood (three columns)"),
+    "straight": _("Straight gin"),
+}
+NO_BIG_GIN = "none"
+BRACKET_FIELDS = (
+    "bracket_kind",
+    "third_place",
+    "consolation",
+    "bracket_reset",
+    "random_draw",
+    "draw_seed",
+)
+_KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
+
+
+def _display(value: object) -> str:
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if value is None:
+        return gettext("none")
+    return str(CHOICE_LABELS.get(str(getattr(value, "value", value)), value))
+
+
+def _knob_field(name: str) -> forms.Field:
+    """A field that is empty for "as the preset says"; anything entered overrides it."""
+    sample = getattr(PRESETS["modern"], name)
+    label = KNOB_LABELS.get(name, name)
+    if isinstance(sample, bool):
+        return forms.ChoiceField(
+            label=label,
+            required=False,
+            choices=[("", _("as the preset")), ("yes", _("yes")), ("no", _("no"))],
+        )
+    enum = type(sample) if hasattr(sample, "value") else None
+    if enum is not None:
+        return forms.ChoiceField(
+            label=label,
+            required=False,
+            choices=[("", _("as the preset"))]
+            + [(member.value, CHOICE_LABELS.get(member.value, member.value)) for member in enum],
+        )
+    if name == "big_gin_bonus":
+        return forms.CharField(
+            label=label,
+            required=False,
+            max_length=6,
+            help_text=_("A number, or “none” to refuse big gin (record it as gin)."),
+        )
+    return forms.IntegerField(label=label, required=False)
+
+
+class TournamentForm(forms.ModelForm):
+    """Tournament details, format, and rules: a preset plus optional per-knob overrides.
+
+    Once the rules are locked (the first hand was scored) a submitted change to them is
+    refused; once the bracket exists, so is a change to its format.
+    """
+
+    preset = forms.ChoiceField(
+        label=_("Rules preset"),
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
+        initial=DEFAULT_PRESET,
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "tables",
+            "page_size",
+            "language",
+            *BRACKET_FIELDS,
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in KNOBS:
+            self.fields[name] = _knob_field(name)
+        tournament = self.instance
+        self.rules_locked = bool(tournament.pk and tournament.rules_locked_at)
+        self.bracket_generated = bool(tournament.pk and tournament.matches.exists())
+        self.fields["draw_seed"].help_text = _(
+            "Recorded so the draw can be repeated; left empty, one is picked for you."
+        )
+        if tournament.pk:
+            current = tournament.ruleset
+            base = PRESETS.get(current.preset, PRESETS[DEFAULT_PRESET])
+            self.initial["preset"] = current.preset
+            for name in KNOBS:
+                value = getattr(current, name)
+                if value != getattr(base, name):
+                    self.initial[name] = self._as_input(name, value)
+        for name in KNOBS:
+            self.fields[name].widget.attrs["placeholder"] = _display(
+                getattr(PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
+            )
+        if self.rules_locked:
+            # Shown greyed out; a submitted change is refused in clean() with a message.
+            for name in ("preset", *KNOBS):
+                self.fields[name].widget.attrs["disabled"] = True
+                self.fields[name].required = False
+        if self.bracket_generated:
+            for name in BRACKET_FIELDS:
+                self.fields[name].widget.attrs["disabled"] = True
+
+    def _preset_name(self) -> str:
+        if self.is_bound and self.data.get("preset") in PRESETS:
+            return str(self.data["preset"])
+        return str(self.initial.get("preset", DEFAULT_PRESET))
+
+    @staticmethod
+    def _as_input(name: str, value: object) -> object:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if value is None:
+            return NO_BIG_GIN
+        return getattr(value, "value", value)
+
+    def knob_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in KNOBS]
+
+    def detail_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "date", "venue", "tables", "page_size", "language")]
+
+    def bracket_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in BRACKET_FIELDS]
+
+    def _knob_value(self, name: str, raw: object) -> object:
+        if raw in ("", None):
+            return None
+        if isinstance(self.fields[name], forms.ChoiceField) and raw in ("yes", "no"):
+            return raw == "yes"
+        if name == "big_gin_bonus":
+            text = str(raw).strip().lower()
+            if text in (NO_BIG_GIN, gettext("none").lower(), "-"):
+                return None
+            try:
+                return int(text)
+            except ValueError:
+                raise ScoringError(
+                    "rules: %(name)s must be a whole number", {"name": name}, field=name
+                ) from None
+        return raw
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        tournament = self.instance
+        if self.rules_locked and "preset" not in self.data:
+            # Disabled inputs are not submitted: the rules simply stay as they are.
+            cleaned["rules"] = tournament.rules
+        else:
+            cleaned["rules"] = self._clean_rules(cleaned)
+            if (
+                self.rules_locked
+                and cleaned["rules"] is not None
+                and cleaned["rules"] != tournament.rules
+            ):
+                from .services import rules_locked_error
+
+                self.add_error(None, rules_locked_error(tournament))
+        if self.bracket_generated:
+            changed = [
+                name
+                for name in BRACKET_FIELDS
+                if name in self.data and cleaned.get(name) != getattr(tournament, name)
+            ]
+            for name in BRACKET_FIELDS:
+                if name not in self.data or name in changed:
+                    cleaned[name] = getattr(tournament, name)
+            if changed:
+                self.add_error(
+                    None,
+                    gettext("The bracket has been generated: clear it before changing the format."),
+                )
+        seed = cleaned.get("draw_seed")
+        if seed is not None and not 0 <= seed <= 2**63 - 1:
+            self.add_error("draw_seed", gettext("The draw seed must be a positive number."))
+        return cleaned
+
+    def _clean_rules(self, cleaned: dict[str, Any]) -> dict[str, Any] | None:
+        preset = cleaned.get("preset") or DEFAULT_PRESET
+        overrides: dict[str, object] = {}
+        for name in KNOBS:
+            try:
+                value = self._knob_value(name, cleaned.get(name))
+                if value is None and not (
+                    name == "big_gin_bonus" and str(cleaned.get(name) or "").strip()
+                ):
+                    continue
+                overrides[name] = check_knob(name, value)
+            except ScoringError as error:
+                self.add_error(name, _friendly(error, name))
+        if any(name in self.errors for name in KNOBS):
+            return None
+        try:
+            return resolve_rules({"preset": preset, **_plain(overrides)}).to_dict()
+        except ScoringError as error:
+            self.add_error(None, error.render(gettext))
+            return None
+
+
+def _plain(values: dict[str, object]) -> dict[str, object]:
+    return {k: getattr(v, "value", v) for k, v in values.items()}
+
+
+def _friendly(error: ScoringError, name: str) -> str:
+    """The engine names knobs by their code name; the form shows the label instead."""
+    message = error.render(gettext)
+    return message.replace(name, str(KNOB_LABELS.get(name, name)))
+
+
+def rules_from_query(data: Any) -> RuleSet | None:
+    """The rules a (possibly half-filled) setup form describes, for the live summary."""
+    form = TournamentForm(data=data)
+    form.is_valid()
+    rules = form.cleaned_data.get("rules") if hasattr(form, "cleaned_data") else None
+    return resolve_rules(rules) if rules else None
+
+
+# -- registration ----------------------------------------------------------------------------
+
+
+class AddEntryForm(forms.Form):
+    """Enter a registered player (chosen by id) in the tournament."""
+
+    player = forms.ModelChoiceField(
+        label=_("Player"),
+        queryset=Player.objects.all(),
+        error_messages={"invalid_choice": _("Choose a player from the registry.")},
+    )
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=100_000)
+
+
+class SeedForm(forms.Form):
+    seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=100_000)
+
+
+class RoleForm(forms.Form):
+    ROLE_CHOICES = [
+        ("co_director", _("Co-director")),
+        ("scorekeeper", _("Scorekeeper")),
+    ]
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES)
+
+
+class WalkoverForm(forms.Form):
+    winner_side = forms.ChoiceField(label=_("Winner"), choices=[("A", "A"), ("B", "B")])
+
+
+ENTRY_FLAGS = ("checked_in", "paid")
+
+
+def entry_flag_label(field: str) -> str:
+    return str(Entry._meta.get_field(field).verbose_name)

@@ -1,0 +1,178 @@
+"""Registration and check-in: entering players in a tournament, seeds, flags.
+
+Late entries are accepted until the bracket is generated; after that the field is fixed
+(withdrawal, in :mod:`tournaments.services`, is the only way out). Keyword-only service
+functions, each atomic and audited.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from . import audit
+from .models import Entry, Player, Tournament
+from .registry import create_player
+
+ENTRY_FLAGS = ("checked_in", "paid")
+
+
+def _open_for_entries(tournament: Tournament) -> None:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("This tournament is finished."))
+    if tournament.matches.exists():
+        raise ValidationError(
+            _(
+                "The bracket has been generated: the field is closed. "
+                "Clear the bracket to change it."
+            )
+        )
+
+
+def add_entry(
+    *, tournament: Tournament, player: Player, user: Any, seed: int | None = None
+) -> Entry:
+    with transaction.atomic():
+        _open_for_entries(tournament)
+        if Entry.objects.filter(tournament=tournament, player=player).exists():
+            raise ValidationError(_("%(player)s is already entered.") % {"player": player.name})
+        if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
+            raise ValidationError(_("Seed %(seed)d is already taken.") % {"seed": seed})
+        entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
+        audit.record(
+            tournament=tournament,
+            action="entry added",
+            obj=entry,
+            after={"player": player.name, "seed": seed},
+            user=user,
+        )
+    return entry
+
+
+def register_new_player(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Entry:
+    """Add a player to the registry and enter them, both or neither."""
+    with transaction.atomic():
+        _open_for_entries(tournament)
+        player = create_player(data=data, user=user)
+        return add_entry(tournament=tournament, player=player, user=user)
+
+
+def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
+    """Give ``entry`` this seed; a player who had it takes ``entry``'s old seed (a swap)."""
+    with transaction.atomic():
+        _open_for_entries(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        old = entry.seed
+        if seed == old:
+            return entry
+        holder = None
+        if seed is not None:
+            holder = Entry.objects.filter(tournament_id=entry.tournament_id, seed=seed).first()
+        if holder is not None:
+            Entry.objects.filter(pk=holder.pk).update(seed=None)
+        entry.seed = seed
+        entry.save(update_fields=["seed"])
+        if holder is not None:
+            Entry.objects.filter(pk=holder.pk).update(seed=old)
+        audit.record(
+            tournament=entry.tournament,
+            action="seed changed",
+            obj=entry,
+            before={"seed": old},
+            after={"seed": seed, "swapped_with": holder.player.name if holder else None},
+            user=user,
+        )
+    return entry
+
+
+def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
+    """Seeds 1..n by rating, highest first (unrated last, then by name); withdrawn
+    players lose their seed."""
+    with transaction.atomic():
+        _open_for_entries(tournament)
+        entries = list(
+            tournament.entries.select_related("player").order_by(
+                F("player__rating").desc(nulls_last=True), "player__name", "pk"
+            )
+        )
+        before = {e.player.name: e.seed for e in entries}
+        tournament.entries.update(seed=None)
+        number = 0
+        for entry in entries:
+            if entry.withdrawn:
+                entry.seed = None
+            else:
+                number += 1
+                entry.seed = number
+        Entry.objects.bulk_update(entries, ["seed"], batch_size=500)
+        audit.record(
+            tournament=tournament,
+            action="seeded by rating",
+            obj=tournament,
+            before=before,
+            after={e.player.name: e.seed for e in entries},
+            user=user,
+        )
+    return entries
+
+
+def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry:
+    """Check-in or paid."""
+    if field not in ENTRY_FLAGS:
+        raise ValidationError(_("Unknown flag."))
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+        if field == "checked_in" and entry.withdrawn and value:
+            raise ValidationError(_("A withdrawn player cannot check in."))
+        old = getattr(entry, field)
+        if old != value:
+            setattr(entry, field, value)
+            entry.save(update_fields=[field])
+            audit.record(
+                tournament=entry.tournament,
+                action=f"entry {field.replace('_', ' ')}",
+                obj=entry,
+                before={field: old},
+                after={field: value},
+                user=user,
+            )
+    return entry
+
+
+def remove_entry(*, entry: Entry, user: Any) -> None:
+    """Delete an entry made by mistake (before the bracket only; later, withdraw)."""
+    with transaction.atomic():
+        _open_for_entries(entry.tournament)
+        name = entry.player.name
+        audit.record(
+            tournament=entry.tournament,
+            action="entry removed",
+            obj=entry,
+            before={"player": name, "seed": entry.seed},
+            user=user,
+        )
+        entry.delete()
+
+
+def reinstate_entry(*, entry: Entry, user: Any) -> Entry:
+    """Undo a withdrawal before the bracket is generated."""
+    with transaction.atomic():
+        _open_for_entries(entry.tournament)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if not entry.withdrawn:
+            raise ValidationError(_("%(player)s has not withdrawn.") % {"player": entry})
+        entry.withdrawn = False
+        entry.save(update_fields=["withdrawn"])
+        audit.record(
+            tournament=entry.tournament,
+            action="entry reinstated",
+            obj=entry,
+            before={"withdrawn": True},
+            after={"withdrawn": False},
+            user=user,
+        )
+    return entry

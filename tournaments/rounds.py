@@ -1,0 +1,118 @@
+"""What the round-control screen shows: per round, which tables are still playing, what
+is queued for a table and what awaits confirmation. Read-only; two queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .models import Match, Tournament
+
+Status = Match.Status
+PLAYING = (Status.READY, Status.IN_PLAY, Status.AWAITING)
+
+
+@dataclass
+class RoundInfo:
+    section: str
+    section_label: str
+    round: int
+    matches: list[Match] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        if self.section in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN):
+            return _("Round %(round)d") % {"round": self.round}
+        if self.section in (Match.Section.LOSERS, Match.Section.CONSOLATION):
+            return f"{self.section_label} · " + _("round %(round)d") % {"round": self.round}
+        return str(self.section_label)
+
+    @property
+    def played(self) -> list[Match]:
+        return [m for m in self.matches if not m.is_bye]
+
+    @property
+    def complete(self) -> int:
+        return sum(m.status == Status.COMPLETE for m in self.played)
+
+    @property
+    def is_complete(self) -> bool:
+        return all(m.status == Status.COMPLETE for m in self.matches)
+
+    @property
+    def is_started(self) -> bool:
+        return any(m.status != Status.WAITING for m in self.played)
+
+    @property
+    def tables_playing(self) -> list[int]:
+        return sorted(m.table for m in self.matches if m.status in PLAYING and m.table)
+
+    @property
+    def queued(self) -> list[Match]:
+        return [m for m in self.matches if m.status in PLAYING and not m.table]
+
+    @property
+    def waiting_on(self) -> str:
+        """E.g. "Waiting on tables 3 and 9"."""
+        tables = self.tables_playing
+        if not tables:
+            return ""
+        return ngettext(
+            "Waiting on table %(tables)s", "Waiting on tables %(tables)s", len(tables)
+        ) % {"tables": join_and([str(t) for t in tables])}
+
+
+@dataclass
+class Overview:
+    rounds: list[RoundInfo]
+    tables: int
+    in_use: list[int]
+    queue: list[Match]
+    awaiting: list[Match]
+
+    @property
+    def free_tables(self) -> list[int]:
+        return [n for n in range(1, self.tables + 1) if n not in self.in_use]
+
+    @property
+    def current(self) -> list[RoundInfo]:
+        return [r for r in self.rounds if r.is_started and not r.is_complete]
+
+
+def join_and(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(list)s and %(last)s") % {"list": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def round_overview(tournament: Tournament) -> Overview:
+    matches = list(
+        Match.objects.filter(tournament=tournament)
+        .select_related("side_a__player", "side_b__player")
+        .order_by("pk")
+    )
+    rounds: dict[tuple[str, int], RoundInfo] = {}
+    for match in matches:
+        key = (match.section, match.round)
+        if key not in rounds:
+            rounds[key] = RoundInfo(
+                section=match.section,
+                section_label=str(Match.Section(match.section).label),
+                round=match.round,
+            )
+        rounds[key].matches.append(match)
+    for info in rounds.values():
+        info.matches.sort(key=lambda m: m.position)
+    queue = sorted(
+        (m for m in matches if m.status in (Status.READY, Status.IN_PLAY) and not m.table),
+        key=lambda m: (m.round, m.position, m.pk),
+    )
+    return Overview(
+        rounds=list(rounds.values()),
+        tables=tournament.tables,
+        in_use=sorted(m.table for m in matches if m.status in PLAYING and m.table),
+        queue=queue,
+        awaiting=[m for m in matches if m.status == Status.AWAITING],
+    )

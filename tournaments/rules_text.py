@@ -1,0 +1,87 @@
+"""The rules of a tournament in one plain-language line, for the setup page and PDFs.
+
+``rules_summary(ruleset)`` says only what a player needs at the table: the match format,
+how knocking works, the bonuses, and whatever departs from the usual (a tie that scores
+nothing, extra boxes, spades doubling, who deals). Translated with the active language.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring.engine import Deal, Format, OklahomaAce, RuleSet, Shutout, Tie
+
+SEPARATOR = " · "
+
+
+def rules_summary(ruleset: RuleSet) -> str:
+    return SEPARATOR.join(_parts(ruleset))
+
+
+def _parts(r: RuleSet) -> list[str]:
+    parts: list[str] = []
+    if r.format == Format.HOLLYWOOD:
+        parts.append(
+            ngettext(
+                "Hollywood, %(columns)d column to %(target)d",
+                "Hollywood, %(columns)d columns to %(target)d",
+                r.hollywood_columns,
+            )
+            % {"columns": r.hollywood_columns, "target": r.game_target}
+        )
+    else:
+        parts.append(_("Games to %(target)d") % {"target": r.game_target})
+        if r.games_to_win == 1:
+            parts.append(_("one game"))
+        else:
+            parts.append(_("best of %(games)d") % {"games": r.games_in_match})
+    if r.oklahoma:
+        parts.append(_("Oklahoma: the first up card sets the knock limit"))
+        if r.oklahoma_ace == OklahomaAce.GIN_ONLY:
+            parts.append(_("ace up: gin only"))
+        else:
+            parts.append(_("ace up: knock with 1"))
+    elif r.knock_limit == 0:
+        parts.append(_("straight gin (no knocking)"))
+    elif r.knock_limit != 10:
+        parts.append(_("knock with %(limit)d or less") % {"limit": r.knock_limit})
+    parts.append(_("gin %(bonus)d") % {"bonus": r.gin_bonus})
+    if r.big_gin_bonus is None:
+        parts.append(_("no big gin"))
+    else:
+        parts.append(_("big gin %(bonus)d") % {"bonus": r.big_gin_bonus})
+    if r.knock_limit != 0 or r.oklahoma:
+        parts.append(_("undercut %(bonus)d") % {"bonus": r.undercut_bonus})
+        if r.tie == Tie.NO_SCORE:
+            parts.append(_("a tie scores nothing"))
+    parts.append(_("box %(bonus)d") % {"bonus": r.box_bonus})
+    if r.gin_extra_boxes:
+        parts.append(
+            ngettext("+%(n)d box for gin", "+%(n)d boxes for gin", r.gin_extra_boxes)
+            % {"n": r.gin_extra_boxes}
+        )
+    if r.undercut_extra_boxes:
+        parts.append(
+            ngettext(
+                "+%(n)d box for an undercut",
+                "+%(n)d boxes for an undercut",
+                r.undercut_extra_boxes,
+            )
+            % {"n": r.undercut_extra_boxes}
+        )
+    parts.append(_("game %(bonus)d") % {"bonus": r.game_bonus})
+    shutout = {
+        Shutout.DOUBLE_POINTS: _("shutout doubles"),
+        Shutout.DOUBLE_TOTAL: _("shutout doubles the total"),
+        Shutout.BONUS: _("shutout %(bonus)d") % {"bonus": r.shutout_bonus},
+        Shutout.NONE: _("no shutout bonus"),
+    }
+    parts.append(shutout[r.shutout])
+    if r.spade_double:
+        parts.append(_("spades double, boxes too") if r.spade_double_boxes else _("spades double"))
+    if r.deal == Deal.WINNER:
+        parts.append(_("the winner of a hand deals the next"))
+    elif r.deal == Deal.LOSER:
+        parts.append(_("the loser of a hand deals the next"))
+    return parts
