@@ -8,6 +8,7 @@ grey fills at most.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Final
 
 import segno
@@ -90,12 +91,13 @@ class Ink:
     outside WinAnsi) go through ``drawString`` so they look exactly as reportlab draws them.
     """
 
-    __slots__ = ("_canvas", "_ops", "_state")
+    __slots__ = ("_at", "_canvas", "_ops", "_state")
 
     def __init__(self, canvas: Canvas) -> None:
         self._canvas = canvas
         self._ops: list[str] = []
         self._state: tuple[str, float] | None = None
+        self._at = (0.0, 0.0)  # origin of the current text line, in tenths of a point
 
     def text(
         self,
@@ -119,7 +121,11 @@ class Ink:
         if self._state != (font, size):
             self._ops.append(f"{_font_name(self._canvas, font)} {num(size)} Tf")
             self._state = (font, size)
-        self._ops.append(f"1 0 0 1 {num(x)} {num(y)} Tm ({literal}) Tj")
+        # Relative moves (Td) in whole tenths of a point keep the page stream short.
+        tx, ty = round(x * 10), round(y * 10)
+        dx, dy = tx - self._at[0], ty - self._at[1]
+        self._at = (tx, ty)
+        self._ops.append(f"{dx / 10:g} {dy / 10:g} Td ({literal}) Tj")
 
     def fitted(
         self,
@@ -140,6 +146,7 @@ class Ink:
             self._canvas.addLiteral("BT 0 g " + "\n".join(self._ops) + " ET")
         self._ops = []
         self._state = None
+        self._at = (0.0, 0.0)
 
 
 def _font_name(canvas: Canvas, font: str) -> str:
@@ -172,28 +179,29 @@ def qr_matrix(url: str) -> tuple[bytearray, ...]:
     return segno.make(url, error=QR_ERROR, mask=QR_MASK, micro=False).matrix
 
 
+_DARK_RUN: Final = re.compile(b"\x01+")
+
+
 @functools.lru_cache(maxsize=512)
 def qr_path(url: str) -> tuple[int, str]:
     """Side in modules, and the dark modules as ``re`` operators in module units.
 
-    Runs of dark modules on a row are merged into one rectangle; y grows upward like
-    PDF space, so the first matrix row is at the top. Cached: a match's table link is
-    printed on its blank sheet, its round pack and its filled sheet.
+    A run of dark modules on a row is one rectangle, stretched down over the rows below
+    that have the very same run (about a sixth fewer operators: smaller pages, faster to
+    write). y grows upward like PDF space, so the first matrix row is at the top. Cached:
+    a match's table link is printed on its blank sheet, its round pack and its filled sheet.
     """
     matrix = qr_matrix(url)
     side = len(matrix)
     ops: list[str] = []
-    for row_index, row in enumerate(matrix):
-        y = side - 1 - row_index
-        start = -1
-        for x, dark in enumerate(row):
-            if dark and start < 0:
-                start = x
-            elif not dark and start >= 0:
-                ops.append(f"{start} {y} {x - start} 1 re")
-                start = -1
-        if start >= 0:
-            ops.append(f"{start} {y} {side - start} 1 re")
+    open_runs: dict[tuple[int, int], int] = {}  # (x, width) -> first row
+    for y, row in enumerate((*matrix, b"")):
+        runs = {(run.start(), run.end() - run.start()) for run in _DARK_RUN.finditer(row)}
+        for key in [key for key in open_runs if key not in runs]:
+            first = open_runs.pop(key)
+            ops.append(f"{key[0]} {side - y} {key[1]} {y - first} re")
+        for key in runs:
+            open_runs.setdefault(key, y)
     return side, "\n".join(ops)
 
 

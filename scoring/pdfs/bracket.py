@@ -10,6 +10,7 @@ later rounds on a page of their own.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -62,11 +63,15 @@ class BracketRound:
 
 @dataclass(frozen=True, slots=True)
 class BracketSection:
-    """Winners, losers, consolation, third place … or a round robin (``round_robin=True``)."""
+    """Winners, losers, consolation, third place … or a round robin (``round_robin=True``).
+
+    ``under_previous``: a one-match section (the third-place match) drawn in the last
+    column of the section before it, under its final, instead of in a block of its own."""
 
     title: str
     rounds: tuple[BracketRound, ...]
     round_robin: bool = False
+    under_previous: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +125,7 @@ def render_bracket(data: BracketSheet, *, labels: Labels | None = None) -> bytes
             continue
         single = len(section.rounds) == 1 and len(section.rounds[0].matches) == 1
         host = blocks[-1].attach if blocks else None
-        if single and host is not None and len(host) < 2:
+        if section.under_previous and single and host is not None and len(host) < 2:
             host.append((section.title, section.rounds[0].matches[0]))
             continue
         blocks += _tree_blocks(section.title, list(section.rounds), room, labels)
@@ -194,7 +199,9 @@ def _tree_blocks(
     parts = 2
     while math.ceil(counts[0] / parts) > fits:
         parts *= 2
-    split = [r for r in rounds if len(r.matches) >= parts]
+    split = list(itertools.takewhile(lambda r: len(r.matches) >= parts, rounds))
+    if not split:  # not a bracket that halves: print it whole rather than loop
+        return [_tree_block(title, rounds, labels)]
     rest = rounds[len(split) :]
     blocks = []
     for part in range(parts):
@@ -302,7 +309,8 @@ def _round_robin_blocks(section: BracketSection, room: float, labels: Labels) ->
             for entry in (match.a, match.b):
                 if not entry.placeholder and entry.name not in players:
                     players.append(entry.name)
-    blocks = [_cross_table(section.title, players, section.rounds)] if players else []
+    cell_h = min(CELL_H, (room - TITLE_H - 14) / (len(players) + 1))
+    blocks = [_cross_table(section.title, players, section.rounds, cell_h)] if players else []
     lines: list[tuple[str, BracketMatch]] = [
         (rnd.label if i == 0 else "", match)
         for rnd in section.rounds
@@ -315,7 +323,11 @@ def _round_robin_blocks(section: BracketSection, room: float, labels: Labels) ->
     return blocks
 
 
-def _cross_table(title: str, players: list[str], rounds: Sequence[BracketRound]) -> _Block:
+def _cross_table(
+    title: str, players: list[str], rounds: Sequence[BracketRound], cell_h: float
+) -> _Block:
+    """Players down and across; a cell is the row player's games won–lost against the
+    column player, in bold when the row player won."""
     scores: dict[tuple[str, str], tuple[str, bool]] = {}
     for rnd in rounds:
         for m in rnd.matches:
@@ -331,34 +343,36 @@ def _cross_table(title: str, players: list[str], rounds: Sequence[BracketRound])
         cell = min(44.0, (width - name_w) / n)
         y0 = top - TITLE_H
         canvas.setFillGray(GREY_FILL)
-        canvas.rect(x, y0 - CELL_H, name_w + n * cell, CELL_H, stroke=0, fill=1)
+        canvas.rect(x, y0 - cell_h, name_w + n * cell, cell_h, stroke=0, fill=1)
         for i in range(n):
             canvas.rect(
-                x + name_w + i * cell, y0 - (i + 2) * CELL_H, cell, CELL_H, stroke=0, fill=1
+                x + name_w + i * cell, y0 - (i + 2) * cell_h, cell, cell_h, stroke=0, fill=1
             )
         canvas.setFillGray(0)
         grid = canvas.beginPath()
         for row in range(n + 2):
-            grid.moveTo(x, y0 - row * CELL_H)
-            grid.lineTo(x + name_w + n * cell, y0 - row * CELL_H)
+            grid.moveTo(x, y0 - row * cell_h)
+            grid.lineTo(x + name_w + n * cell, y0 - row * cell_h)
         for col in range(n + 1):
             grid.moveTo(x + name_w + col * cell, y0)
-            grid.lineTo(x + name_w + col * cell, y0 - (n + 1) * CELL_H)
+            grid.lineTo(x + name_w + col * cell, y0 - (n + 1) * cell_h)
         grid.moveTo(x, y0)
-        grid.lineTo(x, y0 - (n + 1) * CELL_H)
+        grid.lineTo(x, y0 - (n + 1) * cell_h)
         canvas.setLineWidth(HAIRLINE)
         canvas.drawPath(grid, stroke=1, fill=0)
         for i, name in enumerate(players):
-            y = y0 - (i + 2) * CELL_H + 4
+            y = y0 - (i + 2) * cell_h + cell_h / 2 - 2.8
             ink.fitted(x + 4, y, f"{i + 1}. {name}", name_w - 8, REGULAR, 8, smallest=5)
-            ink.text(x + name_w + (i + 0.5) * cell, y0 - CELL_H + 4, str(i + 1), BOLD, 8, CENTRE)
+            ink.text(
+                x + name_w + (i + 0.5) * cell, y0 - cell_h / 2 - 2.8, str(i + 1), BOLD, 8, CENTRE
+            )
             for j, other in enumerate(players):
                 found = scores.get((name, other))
                 if found:
                     font = BOLD if found[1] else REGULAR
                     ink.text(x + name_w + (j + 0.5) * cell, y, found[0], font, 8, CENTRE)
 
-    return _Block(TITLE_H + (n + 1) * CELL_H + 14, 0, draw)
+    return _Block(TITLE_H + (n + 1) * cell_h + 14, 0, draw)
 
 
 def _results_list(title: str, lines: list[tuple[str, BracketMatch]], labels: Labels) -> _Block:

@@ -10,24 +10,23 @@ five grids side by side on a landscape page) or the Hollywood columns, and the f
 match result strip and both players' signature lines).
 
 Everything that is the same on every sheet of a pack (lines, fills, the printed words of
-the grid) is drawn once per layout as a PDF form XObject and placed on each page; a page
-adds only its own names, numbers and QR code.
+the grid: :mod:`.grid`) is drawn once per layout as a PDF form XObject and placed on each
+page; a page adds only its own names, numbers and QR code.
 """
 
 from __future__ import annotations
 
 import io
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from . import grid
 from .base import (
     BOLD,
     CENTRE,
-    GREY_FILL,
     GREY_LINE,
     HAIRLINE,
     ITALIC,
@@ -40,6 +39,21 @@ from .base import (
     new_canvas,
     page_size,
     width,
+)
+from .grid import (
+    FOOTER_H,
+    GAP,
+    MARGIN,
+    NAMES_H,
+    QR_SIZE,
+    STRIP_H,
+    TABLE_H,
+    TABLE_W,
+    TITLE_H,
+    Geometry,
+    Page,
+    draw_grid,
+    footer_cells,
 )
 from .labels import Labels
 
@@ -70,124 +84,6 @@ class Scoresheet:
     sheet: Mapping[str, Any] | None = None
 
 
-# --- geometry --------------------------------------------------------------------------
-
-MARGIN: Final = 22.0
-HEADER_H: Final = 80.0
-FOOTER_H: Final = 54.0
-GAP: Final = 8.0
-LEGEND_W: Final = 62.0
-QR_SIZE: Final = 72.0
-TABLE_W: Final = 64.0
-TABLE_H: Final = 50.0
-MAX_GROUPS_PER_PAGE: Final = 5
-
-TITLE_H: Final = 15.0
-NAMES_H: Final = 13.0
-SUB_H: Final = 11.0
-HEAD_H: Final = TITLE_H + NAMES_H + SUB_H
-MIN_ROW_H: Final = 14.5
-MAX_ROW_H: Final = 19.0
-SUMMARY: Final = (
-    ("hand_points", 13.0),
-    ("boxes", 17.0),
-    ("box_points", 13.0),
-    ("game_bonus", 13.0),
-    ("shutout", 13.0),
-    ("game_total", 15.0),
-    ("winner", 15.0),
-)
-SUMMARY_H: Final = sum(h for _, h in SUMMARY)
-
-
-@dataclass(frozen=True, slots=True)
-class _Geometry:
-    """Where every cell of a page is; the same for all pages of one layout."""
-
-    width: float
-    height: float
-    slots: int
-    rows: int
-    row_h: float
-    group_w: float
-
-    @classmethod
-    def build(cls, size_name: str, slots: int) -> _Geometry:
-        width, height = page_size(size_name, wide=slots >= 3)
-        group_w = (width - 2 * MARGIN - LEGEND_W) / slots
-        room = height - 2 * MARGIN - HEADER_H - FOOTER_H - 2 * GAP - HEAD_H - SUMMARY_H
-        rows = min(int(room // MIN_ROW_H), 30)
-        return cls(width, height, slots, rows, min(MAX_ROW_H, room / rows), group_w)
-
-    @property
-    def top(self) -> float:
-        return self.height - MARGIN - HEADER_H - GAP
-
-    def group_x(self, slot: int) -> float:
-        return MARGIN + LEGEND_W + slot * self.group_w
-
-    def sub_x(self, slot: int, sub: int) -> float:
-        """Left edge of sub-column 0..3: A points, A total, B points, B total."""
-        return self.group_x(slot) + sub * self.group_w / 4
-
-    @property
-    def rows_top(self) -> float:
-        return self.top - HEAD_H
-
-    def row_y(self, row: int) -> float:
-        """Bottom of hand row ``row`` (0-based on this page)."""
-        return self.rows_top - (row + 1) * self.row_h
-
-    @property
-    def summary_top(self) -> float:
-        return self.rows_top - self.rows * self.row_h
-
-    def summary_y(self) -> dict[str, tuple[float, float]]:
-        """Bottom and height of each summary row."""
-        y = self.summary_top
-        out = {}
-        for key, h in SUMMARY:
-            y -= h
-            out[key] = (y, h)
-        return out
-
-    @property
-    def bottom(self) -> float:
-        return self.summary_top - SUMMARY_H
-
-
-@dataclass(frozen=True, slots=True)
-class _Page:
-    geometry: _Geometry
-    hollywood: bool
-    numbers: tuple[int, ...]  # game or column numbers shown on this page
-    first_row: int  # index of the first hand row shown (continuation pages)
-    last: bool  # carries the footer
-    index: int
-    count: int
-
-
-def plan_pages(item: Scoresheet) -> list[_Page]:
-    """The pages of one sheet: more than five games, or more hands than rows, continue."""
-    rules = item.rules
-    hollywood = rules.get("format") == "hollywood"
-    groups = int(rules["hollywood_columns"]) if hollywood else 2 * int(rules["games_to_win"]) - 1
-    page_count = math.ceil(groups / MAX_GROUPS_PER_PAGE)
-    slots = math.ceil(groups / page_count)
-    geometry = _Geometry.build(item.header.page_size, slots)
-    rows = _rows(item, hollywood)
-    plan: list[tuple[tuple[int, ...], int]] = []
-    for start in range(1, groups + 1, slots):
-        numbers = tuple(range(start, min(groups, start + slots - 1) + 1))
-        longest = max((len(rows.get(n, ())) for n in numbers), default=0)
-        for part in range(max(1, math.ceil(longest / geometry.rows))):
-            plan.append((numbers, part * geometry.rows))
-    return [
-        _Page(geometry, hollywood, numbers, first, i == len(plan) - 1, i, len(plan))
-        for i, (numbers, first) in enumerate(plan)
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class _Cell:
     """What one hand row shows in one grid: the winner's points and running total."""
@@ -197,16 +93,16 @@ class _Cell:
     running: int
 
 
-def _rows(item: Scoresheet, hollywood: bool) -> dict[int, list[_Cell | None]]:
+def _rows(sheet: Mapping[str, Any] | None, hollywood: bool) -> dict[int, list[_Cell | None]]:
     """Hand rows per game (or column). A Hollywood row is a hand across all columns, so
     every column gets an entry per hand: a cell, or None where the hand is not in it."""
-    if item.sheet is None:
+    if sheet is None:
         return {}
-    hands = item.sheet["hands"]
+    hands = sheet["hands"]
     out: dict[int, list[_Cell | None]] = {}
     running: dict[tuple[int, str], int] = {}
     if hollywood:
-        columns = [c["number"] for c in item.sheet["columns"]]
+        columns = [c["number"] for c in sheet["columns"]]
         for n in columns:
             out[n] = []
         for hand in hands:
@@ -228,6 +124,36 @@ def _rows(item: Scoresheet, hollywood: bool) -> dict[int, list[_Cell | None]]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """A sheet's data arranged for drawing, worked out once for all its pages."""
+
+    item: Scoresheet
+    hollywood: bool
+    rows: Mapping[int, list[_Cell | None]]
+    groups: Mapping[int, Mapping[str, Any]]
+    names: Mapping[str, str]
+
+    @classmethod
+    def of(cls, item: Scoresheet) -> _Match:
+        hollywood = item.rules.get("format") == "hollywood"
+        sheet = item.sheet
+        groups = (
+            {g["number"]: g for g in sheet["columns" if hollywood else "games"]} if sheet else {}
+        )
+        names = {"A": item.header.player_a, "B": item.header.player_b}
+        return cls(item, hollywood, _rows(sheet, hollywood), groups, names)
+
+    def pages(self) -> list[Page]:
+        lengths = {n: len(cells) for n, cells in self.rows.items()}
+        return grid.plan_pages(self.item.header.page_size, self.item.rules, lengths)
+
+
+def plan_pages(item: Scoresheet) -> list[Page]:
+    """The pages ``item`` takes (one, unless it has more than five games or long games)."""
+    return _Match.of(item).pages()
+
+
 # --- rendering -------------------------------------------------------------------------
 
 
@@ -245,7 +171,8 @@ def render_scoresheets(sheets: Sequence[Scoresheet], *, labels: Labels | None = 
     )
     forms: dict[tuple[Any, ...], str] = {}
     for item in sheets:
-        for page in plan_pages(item):
+        match = _Match.of(item)
+        for page in match.pages():
             geometry = page.geometry
             canvas.setPageSize((geometry.width, geometry.height))
             key = (geometry, page.hollywood, page.numbers, page.first_row, page.last)
@@ -257,163 +184,15 @@ def render_scoresheets(sheets: Sequence[Scoresheet], *, labels: Labels | None = 
                 draw_grid(canvas, page, item.rules, labels)
                 canvas.endForm()
             canvas.doForm(name)
-            _draw_page(canvas, page, item, labels)
+            _draw_page(canvas, page, match, labels)
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()
 
 
-def draw_grid(canvas: Canvas, page: _Page, rules: Mapping[str, Any], labels: Labels) -> None:
-    """Everything on a page that does not depend on the match: lines, fills, printed words.
-
-    Drawn with reportlab's ordinary API; the benchmark draws this per page as its baseline.
-    """
+def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> None:
     g = page.geometry
-    left, right = MARGIN, MARGIN + LEGEND_W + len(page.numbers) * g.group_w
-    summary = g.summary_y()
-
-    # Fills first, lines over them.
-    canvas.setFillGray(GREY_FILL)
-    canvas.rect(left, g.top - TITLE_H, right - left, TITLE_H, stroke=0, fill=1)
-    canvas.rect(left + LEGEND_W, g.rows_top, right - left - LEGEND_W, SUB_H, stroke=0, fill=1)
-    y, h = summary["game_total"]
-    canvas.rect(left, y, right - left, h, stroke=0, fill=1)
-
-    thin = canvas.beginPath()
-    for row in range(g.rows + 1):
-        y = g.rows_top - row * g.row_h
-        thin.moveTo(left, y)
-        thin.lineTo(right, y)
-    for y, _h in summary.values():
-        thin.moveTo(left, y)
-        thin.lineTo(right, y)
-    thin.moveTo(left, g.top - TITLE_H)
-    thin.lineTo(right, g.top - TITLE_H)
-    thin.moveTo(MARGIN + LEGEND_W, g.rows_top + SUB_H)
-    thin.lineTo(right, g.rows_top + SUB_H)
-    winner_y = summary["winner"][0] + summary["winner"][1]
-    for slot in range(len(page.numbers)):
-        for sub in (1, 3):
-            x = g.sub_x(slot, sub)
-            thin.moveTo(x, g.rows_top + SUB_H)
-            thin.lineTo(x, g.summary_top)
-    canvas.setLineWidth(HAIRLINE)
-    canvas.setStrokeGray(GREY_LINE)
-    canvas.drawPath(thin, stroke=1, fill=0)
-
-    bold = canvas.beginPath()
-    bold.rect(left, g.bottom, right - left, g.top - g.bottom)
-    bold.moveTo(left, g.rows_top)
-    bold.lineTo(right, g.rows_top)
-    bold.moveTo(left, g.summary_top)
-    bold.lineTo(right, g.summary_top)
-    for slot in range(len(page.numbers)):
-        x = g.group_x(slot)
-        bold.moveTo(x, g.top)
-        bold.lineTo(x, g.bottom)
-        x = g.sub_x(slot, 2)
-        bold.moveTo(x, g.top - TITLE_H)
-        bold.lineTo(x, winner_y)
-    canvas.setLineWidth(RULE)
-    canvas.setStrokeGray(0)
-    canvas.drawPath(bold, stroke=1, fill=0)
-
-    canvas.setFillGray(0)
-    title = labels.column if page.hollywood else labels.game
-    for slot, number in enumerate(page.numbers):
-        x = g.group_x(slot)
-        canvas.setFont(BOLD, 9)
-        canvas.drawCentredString(x + g.group_w / 2, g.top - TITLE_H + 4.5, title.format(n=number))
-        canvas.setFont(REGULAR, 6.5)
-        for sub in range(4):
-            word = labels.points if sub % 2 == 0 else labels.total
-            text, size = fit(word, REGULAR, 6.5, g.group_w / 4 - 3)
-            canvas.setFontSize(size)
-            canvas.drawCentredString(g.sub_x(slot, sub) + g.group_w / 8, g.rows_top + 3.2, text)
-
-    canvas.setFont(BOLD, 7.5)
-    canvas.drawString(left + 4, g.rows_top + (SUB_H + NAMES_H) / 2 - 2.7, labels.hand)
-    canvas.setFont(REGULAR, 7)
-    for row in range(g.rows):
-        canvas.drawRightString(
-            MARGIN + LEGEND_W - 5, g.row_y(row) + g.row_h / 2 - 2.4, str(page.first_row + row + 1)
-        )
-    words = {
-        "hand_points": labels.hand_points,
-        "boxes": labels.boxes,
-        "box_points": f"{labels.box_points} ×{rules.get('box_bonus', '')}",
-        "game_bonus": labels.game_bonus,
-        "shutout": labels.shutout,
-        "game_total": labels.game_total,
-        "winner": labels.winner,
-    }
-    for key, (y, h) in summary.items():
-        font = BOLD if key in ("game_total", "winner") else REGULAR
-        text, size = fit(words[key], font, 7, LEGEND_W - 6)
-        canvas.setFont(font, size)
-        canvas.drawString(left + 4, y + h / 2 - 2.4, text)
-
-    _draw_header_frame(canvas, g, labels)
-    if page.last:
-        _draw_footer_frame(canvas, g, page.hollywood, labels)
-
-
-def _draw_header_frame(canvas: Canvas, g: _Geometry, labels: Labels) -> None:
-    x = g.width - MARGIN - QR_SIZE - GAP - TABLE_W
-    y = g.height - MARGIN - TABLE_H
-    canvas.setLineWidth(RULE)
-    canvas.setStrokeGray(0)
-    canvas.rect(x, y, TABLE_W, TABLE_H, stroke=1, fill=0)
-    canvas.setFont(REGULAR, 7)
-    text, size = fit(labels.table, REGULAR, 7, TABLE_W - 6)
-    canvas.setFontSize(size)
-    canvas.drawCentredString(x + TABLE_W / 2, y + TABLE_H - 9, text)
-
-
-def _footer_cells(g: _Geometry) -> list[tuple[float, float]]:
-    """x and width of the result strip's cells: label, games won, match total, winner."""
-    left, right = MARGIN, g.width - MARGIN
-    span = right - left - 80
-    widths = (80, span * 0.42, span * 0.22, span * 0.36)
-    out, x = [], left
-    for w in widths:
-        out.append((x, w))
-        x += w
-    return out
-
-
-STRIP_H: Final = 22.0
-
-
-def _draw_footer_frame(canvas: Canvas, g: _Geometry, hollywood: bool, labels: Labels) -> None:
-    strip_y = MARGIN + FOOTER_H - STRIP_H
-    cells = _footer_cells(g)
-    canvas.setFillGray(GREY_FILL)
-    canvas.rect(cells[0][0], strip_y, cells[0][1], STRIP_H, stroke=0, fill=1)
-    canvas.setFillGray(0)
-    canvas.setLineWidth(RULE)
-    canvas.setStrokeGray(0)
-    for x, w in cells:
-        canvas.rect(x, strip_y, w, STRIP_H, stroke=1, fill=0)
-    text, size = fit(labels.match_result, BOLD, 8.5, cells[0][1] - 6)
-    canvas.setFont(BOLD, size)
-    canvas.drawString(cells[0][0] + 4, strip_y + STRIP_H / 2 - 3, text)
-    captions = (labels.columns_won if hollywood else labels.games_won, labels.match_total)
-    canvas.setFont(REGULAR, 6)
-    for (x, w), caption in zip(cells[1:], (*captions, labels.winner), strict=True):
-        canvas.drawString(x + 3, strip_y + STRIP_H - 7, fit(caption, REGULAR, 6, w - 6)[0])
-    for x, w in cells[1:3]:
-        canvas.setFont(BOLD, 10)
-        canvas.drawCentredString(x + w / 2, strip_y + 5, "–")
-
-    half = (g.width - 2 * MARGIN - 40) / 2
-    canvas.setLineWidth(HAIRLINE * 1.5)
-    for x in (MARGIN, MARGIN + half + 40):
-        canvas.line(x, MARGIN + 12, x + half, MARGIN + 12)
-
-
-def _draw_page(canvas: Canvas, page: _Page, item: Scoresheet, labels: Labels) -> None:
-    g = page.geometry
+    item = match.item
     header = item.header
     ink = Ink(canvas)
 
@@ -449,24 +228,17 @@ def _draw_page(canvas: Canvas, page: _Page, item: Scoresheet, labels: Labels) ->
             ink.fitted(x + half / 2, y, name, half - 4, BOLD, 7.5, CENTRE, smallest=5)
 
     if item.sheet is not None:
-        _draw_hands(ink, canvas, page, item, labels)
+        _draw_hands(ink, canvas, page, match, labels)
     if page.last:
         _draw_footer(ink, page, item, labels)
     ink.flush()
 
 
-def _groups(item: Scoresheet, hollywood: bool) -> dict[int, Mapping[str, Any]]:
-    assert item.sheet is not None
-    return {g["number"]: g for g in item.sheet["columns" if hollywood else "games"]}
-
-
-def _draw_hands(ink: Ink, canvas: Canvas, page: _Page, item: Scoresheet, labels: Labels) -> None:
+def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Labels) -> None:
     g = page.geometry
-    sheet = item.sheet
+    sheet = match.item.sheet
     assert sheet is not None
-    rows = _rows(item, page.hollywood)
-    groups = _groups(item, page.hollywood)
-    names = {"A": item.header.player_a, "B": item.header.player_b}
+    rows, groups, names = match.rows, match.groups, match.names
     summary_y = g.summary_y()
     match_done = bool(sheet["match"]["complete"])
     quarter = g.group_w / 4
@@ -515,7 +287,7 @@ def _draw_hands(ink: Ink, canvas: Canvas, page: _Page, item: Scoresheet, labels:
         _draw_summary(ink, g, slot, game, names, summary_y, labels)
 
 
-def _strike(canvas: Canvas, g: _Geometry, slot: int, bottom: float, word: str = "") -> None:
+def _strike(canvas: Canvas, g: Geometry, slot: int, bottom: float, word: str = "") -> None:
     """Cross out hand rows that will never be used, so nothing can be added there later."""
     canvas.saveState()
     canvas.setStrokeGray(GREY_LINE)
@@ -534,7 +306,7 @@ def _strike(canvas: Canvas, g: _Geometry, slot: int, bottom: float, word: str = 
     canvas.restoreState()
 
 
-def _close_column(canvas: Canvas, g: _Geometry, slot: int, row: int) -> None:
+def _close_column(canvas: Canvas, g: Geometry, slot: int, row: int) -> None:
     """A double rule under the hand that closed a Hollywood column."""
     if not 0 <= row < g.rows:
         return
@@ -557,7 +329,7 @@ def _marker(hand: Mapping[str, Any], labels: Labels) -> str:
 
 def _draw_summary(
     ink: Ink,
-    g: _Geometry,
+    g: Geometry,
     slot: int,
     game: Mapping[str, Any],
     names: Mapping[str, str],
@@ -591,11 +363,11 @@ def _draw_summary(
         ink.text(centre, y + h / 2 - 3, labels.in_progress, ITALIC, 7, CENTRE)
 
 
-def _draw_footer(ink: Ink, page: _Page, item: Scoresheet, labels: Labels) -> None:
+def _draw_footer(ink: Ink, page: Page, item: Scoresheet, labels: Labels) -> None:
     g = page.geometry
     header = item.header
     strip_y = MARGIN + FOOTER_H - STRIP_H
-    cells = _footer_cells(g)
+    cells = footer_cells(g)
     (gx, gw), (tx, tw), (wx, ww) = cells[1:]
     name_room = gw / 2 - 28
     y = strip_y + 5
@@ -608,14 +380,14 @@ def _draw_footer(ink: Ink, page: _Page, item: Scoresheet, labels: Labels) -> Non
 
     if item.sheet is None:
         return
-    match = item.sheet["match"]
-    won = match["columns_won" if page.hollywood else "games_won"]
+    result = item.sheet["match"]
+    won = result["columns_won" if page.hollywood else "games_won"]
     ink.text(gx + gw / 2 - 8, y, str(won["A"]), BOLD, 10, RIGHT)
     ink.text(gx + gw / 2 + 8, y, str(won["B"]), BOLD, 10)
-    ink.text(tx + tw / 2 - 8, y, str(match["total"]["A"]), BOLD, 10, RIGHT)
-    ink.text(tx + tw / 2 + 8, y, str(match["total"]["B"]), BOLD, 10)
-    if match["complete"] and match["winner"]:
-        winner = header.player_a if match["winner"] == "A" else header.player_b
+    ink.text(tx + tw / 2 - 8, y, str(result["total"]["A"]), BOLD, 10, RIGHT)
+    ink.text(tx + tw / 2 + 8, y, str(result["total"]["B"]), BOLD, 10)
+    if result["complete"] and result["winner"]:
+        winner = header.player_a if result["winner"] == "A" else header.player_b
         ink.fitted(wx + ww / 2, y, winner, ww - 8, BOLD, 10, CENTRE, smallest=6)
     else:
         ink.text(wx + ww / 2, y, labels.in_progress, ITALIC, 8, CENTRE)

@@ -323,7 +323,7 @@ def test_an_empty_pack_is_refused():
 def drawn_qr_codes(pdf: bytes, page: int = 0) -> list[set[tuple[int, int]]]:
     """The dark modules of every QR code on a page, as (column, row-from-bottom) cells.
 
-    A code is drawn as ``q … m 0 0 m x y cm`` followed by ``re`` runs one module high.
+    A code is drawn as ``q … m 0 0 m x y cm`` followed by ``re`` rectangles in modules.
     """
     reader = PdfReader(io.BytesIO(pdf))
     stream = ContentStream(reader.pages[page].get_contents(), reader)
@@ -335,8 +335,7 @@ def drawn_qr_codes(pdf: bytes, page: int = 0) -> list[set[tuple[int, int]]]:
             current = set() if (a == d and b == c == 0 and a < 5) else None
         elif operator == b"re" and current is not None:
             x, y, w, h = (int(float(v)) for v in operands)
-            assert h == 1
-            current.update((x + i, y) for i in range(w))
+            current.update((x + i, y + j) for i in range(w) for j in range(h))
         elif operator == b"f" and current is not None:
             codes.append(current)
             current = None
@@ -475,6 +474,7 @@ def test_bracket_of_32_fits_one_landscape_page():
                 ),
             ),
         ),
+        under_previous=True,
     )
     data = BracketSheet("Copa de Otoño 2025", (make_elimination(32, played=2), third), "Valencia")
     pdf = render_bracket(data)
