@@ -25,6 +25,12 @@ RESULT_NAMES = {
     "big_gin": _("big gin"),
     "draw": _("dead hand"),
 }
+MISSING = {
+    "by": _("Say who went out."),
+    "deadwood": _("Enter the knocker's deadwood."),
+    "defender_deadwood": _("Enter the opponent's deadwood."),
+    "knock_card": _("Pick the knock card."),
+}
 SUIT_NAMES = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
 
 
@@ -71,6 +77,7 @@ class HandForm(forms.Form):
         self.hands = hands
         self.replacing = replacing
         self.preview: ScoredHand | None = None
+        self.missing: list[str] = []  # labels of required fields left empty
         rules: RuleSet = match.tournament.ruleset
         kinds = [(Hand.Kind.GIN, Hand.Kind.GIN.label)]
         if rules.oklahoma or rules.knock_limit > 0:
@@ -116,9 +123,25 @@ class HandForm(forms.Form):
             knock_card=data.get("knock_card") or "",
         )
 
+    def required_fields(self, kind: str) -> list[str]:
+        if kind == Hand.Kind.DRAW:
+            return []
+        needed = ["by", "defender_deadwood"]
+        if kind == Hand.Kind.KNOCK:
+            needed.insert(1, "deadwood")
+        if "knock_card" in self.fields:
+            needed.append("knock_card")
+        return needed
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors or "kind" not in data:
+            return data
+        for name in self.required_fields(data["kind"]):
+            if data.get(name) in (None, ""):
+                self.missing.append(str(self.fields[name].label))
+                self.add_error(name, MISSING[name])
+        if self.missing:
             return data
         hand = self.hand_data()
         earlier = self.hands if self.replacing is None else self.hands[: self.replacing - 1]

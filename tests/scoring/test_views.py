@@ -330,7 +330,7 @@ def test_oklahoma_entry_takes_the_knock_card(client):
     assert 'name="knock_card"' in page and "7♠" in page
     url = sheet_url(match, "hand-create")
     missing = client.post(url, post_data(1, knock("A", 5, 19)))
-    assert "the knock card is missing" in missing.content.decode()
+    assert "Pick the knock card." in missing.content.decode()
     client.post(url, post_data(1, knock("A", 5, 19, knock_card="7S")))
     hand = Hand.objects.get()
     assert hand.knock_card == "7S"
