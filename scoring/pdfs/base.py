@@ -86,9 +86,10 @@ class Ink:
 
     reportlab's ``drawString`` builds a text object, formats every number and escapes every
     character in Python for each string: on a filled scoresheet (120-odd strings) that was
-    most of the page's cost. The operators written here are the ones ``drawString`` writes
-    for a built-in font; strings reportlab would have to split across fonts (characters
-    outside WinAnsi) go through ``drawString`` so they look exactly as reportlab draws them.
+    most of the page's cost. Here a page's strings share one text object (``Tf``, ``Td``,
+    ``Tj``, the operators reportlab itself writes for a built-in font) and encoded strings
+    and widths are cached. A string reportlab would split across fonts (a character outside
+    WinAnsi) goes through ``drawString``, so it looks exactly as reportlab draws it.
     """
 
     __slots__ = ("_at", "_canvas", "_ops", "_state")
@@ -97,7 +98,7 @@ class Ink:
         self._canvas = canvas
         self._ops: list[str] = []
         self._state: tuple[str, float] | None = None
-        self._at = (0.0, 0.0)  # origin of the current text line, in tenths of a point
+        self._at = (0, 0)  # origin of the current text line, in tenths of a point
 
     def text(
         self,
@@ -146,7 +147,7 @@ class Ink:
             self._canvas.addLiteral("BT 0 g " + "\n".join(self._ops) + " ET")
         self._ops = []
         self._state = None
-        self._at = (0.0, 0.0)
+        self._at = (0, 0)
 
 
 def _font_name(canvas: Canvas, font: str) -> str:
@@ -205,8 +206,9 @@ def qr_path(url: str) -> tuple[int, str]:
     return side, "\n".join(ops)
 
 
-def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float, *, quiet: int = 2) -> None:
-    """Draw the code for ``url`` in the square (x, y, size), ``quiet`` modules of margin."""
+def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float, *, quiet: int = 3) -> None:
+    """Draw the code for ``url`` in the square (x, y, size) with ``quiet`` modules of white
+    margin inside it; the layout keeps other ink a little further away still."""
     side, ops = qr_path(url)
     module = size / (side + 2 * quiet)
     origin_x = x + quiet * module
@@ -214,7 +216,7 @@ def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float, *, quiet:
     # Slightly oversized rectangles would merge neighbours; exact ones can leave hairline
     # gaps in some viewers, which scanners ignore.
     canvas.addLiteral(
-        f"q 0 g {num(module)} 0 0 {num(module)} {num(origin_x)} {num(origin_y)} cm\n{ops}\nf Q"
+        f"q 0 g {module:.4f} 0 0 {module:.4f} {num(origin_x)} {num(origin_y)} cm\n{ops}\nf Q"
     )
 
 

@@ -258,10 +258,18 @@ def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Lab
                 continue
             base = 0 if cell.side == "A" else 2
             x_pts = g.sub_x(slot, base)
+            points = str(cell.hand["points"])
             marker = _marker(cell.hand, labels)
+            points_y = y
             if marker:
-                ink.text(x_pts + 2, y + 3.2, marker, REGULAR, 5)
-            ink.text(x_pts + quarter - 3, y, str(cell.hand["points"]), REGULAR, 8.5, RIGHT)
+                beside = quarter - width(points, REGULAR, 8.5) - 6
+                if width(marker, REGULAR, 5) <= beside:
+                    ink.text(x_pts + 2, y + 3.2, marker, REGULAR, 5)
+                else:  # too long to sit beside the number: above it, small
+                    top = g.row_y(row) + g.row_h - 3.9
+                    ink.fitted(x_pts + 1.5, top, marker, quarter - 3, REGULAR, 4.5, smallest=3.5)
+                    points_y = y - 1.6
+            ink.text(x_pts + quarter - 3, points_y, points, REGULAR, 8.5, RIGHT)
             ink.text(x_pts + 2 * quarter - 3, y, str(cell.running), BOLD, 8.5, RIGHT)
 
         game = groups.get(number)

@@ -31,7 +31,7 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.pdfs import Labels, Scoresheet, SheetHeader, render_scoresheets
-from scoring.pdfs.base import clear_caches, draw_qr, page_size
+from scoring.pdfs.base import clear_caches, draw_qr, new_canvas, page_size
 from scoring.pdfs.grid import draw_grid
 from scoring.pdfs.scoresheet import plan_pages
 
@@ -71,7 +71,7 @@ def make_pack(matches: int, *, filled: bool = True, qr: bool = True) -> list[Sco
 def draw_bare_grids(sheets: list[Scoresheet], labels: Labels) -> bytes:
     """The baseline: every page's empty grid drawn directly, no form, no data, no QR."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=page_size("A4", wide=True), pageCompression=1)
+    canvas = new_canvas(buffer, title="grids", size=page_size("A4", wide=True))
     for item in sheets:
         for page in plan_pages(item):
             canvas.setPageSize((page.geometry.width, page.geometry.height))

@@ -572,3 +572,24 @@ def test_benchmark_runs_on_two_matches():
     assert result["pages_per_sheet"] == 1
     for key in ("pack_s", "grids_s", "blank_pack_s", "ratio"):
         assert isinstance(result[key], float) and result[key] > 0
+
+
+SHARED = sorted(
+    p.name.removesuffix(".expected.json")
+    for p in EXAMPLES.glob("*.expected.json")
+    if "error" not in json.loads(p.read_text())
+)
+
+
+@needs_examples
+@pytest.mark.parametrize("name", SHARED)
+def test_every_shared_example_prints_on_one_page_with_its_numbers(name):
+    sheet = example(name)
+    hollywood = sheet["rules"]["format"] == "hollywood"
+    pdf = render_scoresheets([make_sheet(sheet)])
+
+    assert page_count(pdf) == 1
+    seen = words(pdf)
+    for group in sheet["columns" if hollywood else "games"]:
+        assert in_order(list(game_tokens(sheet, group, hollywood)), seen), group["number"]
+    assert in_order([str(sheet["match"]["total"]["A"]), str(sheet["match"]["total"]["B"])], seen)
