@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working."""
 
 from django.urls import path
 
-from . import views
+from . import archive, views
 
 app_name = "scoring"
 
@@ -25,4 +25,5 @@ urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
     path(MATCH + "table-link/", views.table_link, name="table-link"),
+    path("t/<slug:slug>/export.json", archive.export_view, name="tournament-export"),
 ]
