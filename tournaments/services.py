@@ -327,8 +327,8 @@ def rules_locked_error(tournament: Tournament) -> ValidationError:
     locked_at = timezone.localtime(tournament.rules_locked_at)
     return ValidationError(
         _(
-            "The rules are locked: hands have been scored under them since %(when)s. "
-            "Changing them now would rewrite results."
+            "The rules are locked: hands have been scored under them since %(when)s, "
+            "and changing them now would rewrite results."
         )
         % {"when": date_format(locked_at, "DATETIME_FORMAT")},
         code="rules_locked",

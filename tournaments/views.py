@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -43,6 +43,7 @@ from .forms import (
     rules_from_query,
 )
 from .models import AuditEntry, Entry, Match, Player, Tournament
+from .models.audit import ACTION_LABELS
 from .models.tournaments import DEFAULT_PRESET
 from .permissions import can_direct, is_director
 from .rounds import round_overview
@@ -143,7 +144,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         pk__in=directing.values("pk")
     )
     context = {
-        "directing": directing.select_related("owner").order_by("-date", "name"),
+        "directing": directing.select_related("owner")
+        .annotate(players=Count("entries", filter=Q(entries__withdrawn=False), distinct=True))
+        .order_by("-date", "name"),
         "scorekeeping": scorekeeping.order_by("-date", "name"),
         "is_director": is_director(user),
     }
@@ -747,10 +750,13 @@ def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context = {
         "tournament": tournament,
         "entries": paginator.get_page(request.GET.get("page")),
-        "actions": AuditEntry.objects.filter(tournament=tournament)
-        .order_by("action")
-        .values_list("action", flat=True)
-        .distinct(),
+        "actions": [
+            (code, ACTION_LABELS.get(code, code))
+            for code in AuditEntry.objects.filter(tournament=tournament)
+            .order_by("action")
+            .values_list("action", flat=True)
+            .distinct()
+        ],
         "action": action,
         "section": "audit",
     }

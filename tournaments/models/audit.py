@@ -8,6 +8,40 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# Actions are stored as stable English codes (filterable, exportable) and shown through
+# these labels; an action without a label is shown as stored.
+ACTION_LABELS = {
+    "tournament created": _("tournament created"),
+    "tournament edited": _("tournament edited"),
+    "tournament imported": _("tournament imported"),
+    "status changed": _("status changed"),
+    "rules locked": _("rules locked"),
+    "role added": _("role added"),
+    "role removed": _("role removed"),
+    "player added": _("player added"),
+    "player edited": _("player edited"),
+    "players imported": _("players imported"),
+    "entry added": _("player entered"),
+    "entry removed": _("entry removed"),
+    "entry withdrawn": _("player withdrawn"),
+    "entry reinstated": _("player reinstated"),
+    "entry checked in": _("check-in changed"),
+    "entry paid": _("paid changed"),
+    "seed changed": _("seed changed"),
+    "seeded by rating": _("seeded by rating"),
+    "bracket generated": _("bracket generated"),
+    "bracket cleared": _("bracket cleared"),
+    "tables assigned": _("tables assigned"),
+    "match status": _("match status changed"),
+    "match confirmed": _("match confirmed"),
+    "match reopened": _("match reopened"),
+    "walkover": _("walkover"),
+    "walkover (withdrawal)": _("walkover (withdrawal)"),
+    "hand entered": _("hand entered"),
+    "hand corrected": _("hand corrected"),
+    "hand deleted": _("hand deleted"),
+}
+
 
 class AuditEntry(models.Model):
     tournament = models.ForeignKey(
@@ -43,6 +77,10 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action}"
+
+    @property
+    def action_label(self) -> str:
+        return str(ACTION_LABELS.get(self.action, self.action))
 
     @property
     def who(self) -> str:
