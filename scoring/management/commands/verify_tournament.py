@@ -1,0 +1,131 @@
+"""``manage.py verify_tournament SLUG``: recompute every match from its hands and report
+any stored summary that disagrees (SPEC 9).
+
+Hands are the source of truth; a match row keeps a summary (games won, points, winner,
+status) that each hand write rewrites in the same transaction. This command replays
+every match's hands through the engine and compares. It changes nothing.
+
+Exit status 0 when everything agrees, 1 when anything differs or the slug is unknown.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scoring.engine import RuleSet, ScoringError, score_match
+from scoring.models import Hand
+from scoring.services import first_dealer, hand_inputs
+from tournaments.models import Match, Tournament
+
+Status = Match.Status
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    match: str
+    field: str
+    stored: object
+    computed: object
+
+    def __str__(self) -> str:
+        stored, computed = _show(self.stored), _show(self.computed)
+        return f"{self.match}  {self.field}: stored {stored}, computed {computed}"
+
+
+def _show(value: object) -> str:
+    return "none" if value in ("", None) else str(value)
+
+
+def check_match(match: Match, hands: Sequence[Hand], rules: RuleSet) -> list[Difference]:
+    """How the stored summary of ``match`` differs from what its hands say."""
+    found: list[Difference] = []
+
+    def differ(field: str, stored: object, computed: object) -> None:
+        found.append(Difference(match.key, field, stored, computed))
+
+    if match.is_bye:
+        if hands:
+            differ("hands", len(hands), "none (a bye is not played)")
+        return found
+    if hands and not match.has_both_sides:
+        differ("hands", len(hands), "none (the players are not known)")
+        return found
+    try:
+        summary = score_match(rules, hand_inputs(hands), first_dealer(match)).match
+    except ScoringError as error:
+        differ("hands", f"{len(hands)} hands", f"refused by the engine ({error})")
+        return found
+    for field, computed in (
+        ("score_a", summary.won.a),
+        ("score_b", summary.won.b),
+        ("total_a", summary.total.a),
+        ("total_b", summary.total.b),
+    ):
+        if getattr(match, field) != computed:
+            differ(field, getattr(match, field), computed)
+    if match.forfeit:
+        # A walkover decides the match whatever the hands so far say.
+        if match.status != Status.COMPLETE or match.winner_side not in ("A", "B"):
+            differ("status", f"{match.status}, winner {_show(match.winner_side)}", "a walkover")
+        return found
+    winner = summary.winner.value if summary.winner else ""
+    if match.winner_side != winner:
+        differ("winner_side", match.winner_side, winner)
+    if winner:
+        expected: tuple[str, ...] = (Status.AWAITING, Status.COMPLETE)
+    elif hands:
+        expected = (Status.IN_PLAY,)
+    else:
+        expected = (Status.WAITING, Status.READY)
+    if match.status not in expected:
+        differ("status", match.status, " or ".join(expected))
+    return found
+
+
+def verify(tournament: Tournament) -> tuple[int, list[Difference]]:
+    """(number of matches, differences) for every match of ``tournament``."""
+    rules = tournament.ruleset
+    matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
+    hands: dict[int, list[Hand]] = {match.pk: [] for match in matches}
+    for hand in Hand.objects.filter(match__tournament=tournament).order_by("match_id", "number"):
+        hands[hand.match_id].append(hand)
+    found: list[Difference] = []
+    for match in matches:
+        match.tournament = tournament
+        found += check_match(match, hands[match.pk], rules)
+    return len(matches), found
+
+
+class Command(BaseCommand):
+    help = "Recompute every match of a tournament from its hands and report any difference."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slug", help="the tournament, as in /t/<slug>/")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tournament = Tournament.objects.filter(slug=options["slug"]).first()
+        if tournament is None:
+            self._fail(f"there is no tournament with the slug {options['slug']!r}")
+        try:
+            count, found = verify(tournament)
+        except ScoringError as error:
+            self._fail(f"the tournament's rules are not valid: {error}")
+        for difference in found:
+            self.stdout.write(str(difference))
+        if found:
+            matches = len({d.match for d in found})
+            self.stdout.write(
+                f"{len(found)} difference{'s' if len(found) != 1 else ''} "
+                f"in {matches} of {count} matches."
+            )
+            sys.exit(1)
+        self.stdout.write(f"All {count} matches agree with their hands.")
+
+    def _fail(self, message: str) -> None:
+        self.stderr.write(f"error: {message}")
+        sys.exit(1)
