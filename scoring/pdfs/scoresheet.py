@@ -37,6 +37,7 @@ from .base import (
     draw_qr,
     fit,
     new_canvas,
+    num,
     page_size,
     width,
 )
@@ -157,8 +158,14 @@ def plan_pages(item: Scoresheet) -> list[Page]:
 # --- rendering -------------------------------------------------------------------------
 
 
-def render_scoresheets(sheets: Sequence[Scoresheet], *, labels: Labels | None = None) -> bytes:
-    """One PDF with every sheet in the given order (a round pack: table order)."""
+def render_scoresheets(
+    sheets: Sequence[Scoresheet], *, labels: Labels | None = None, grid_as_form: bool = True
+) -> bytes:
+    """One PDF with every sheet in the given order (a round pack: table order).
+
+    ``grid_as_form=False`` draws every page's grid anew instead of placing the shared form:
+    the benchmark's baseline, nothing else needs it.
+    """
     if not sheets:
         raise ValueError("no scoresheets to render")
     labels = labels or Labels()
@@ -177,13 +184,16 @@ def render_scoresheets(sheets: Sequence[Scoresheet], *, labels: Labels | None = 
             canvas.setPageSize((geometry.width, geometry.height))
             key = (geometry, page.hollywood, page.numbers, page.first_row, page.last)
             key += (item.rules.get("box_bonus"),)
-            name = forms.get(key)
-            if name is None:
+            if not grid_as_form:
+                draw_grid(canvas, page, item.rules, labels)
+            elif (name := forms.get(key)) is not None:
+                canvas.doForm(name)
+            else:
                 name = forms[key] = f"sheet{len(forms)}"
                 canvas.beginForm(name)
                 draw_grid(canvas, page, item.rules, labels)
                 canvas.endForm()
-            canvas.doForm(name)
+                canvas.doForm(name)
             _draw_page(canvas, page, match, labels)
             canvas.showPage()
     canvas.save()
@@ -277,7 +287,7 @@ def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Lab
         hand_area_bottom = g.row_y(g.rows - 1)
         if not played:
             if match_done:
-                _strike(canvas, g, slot, hand_area_bottom, labels.not_played)
+                _strike(canvas, ink, g, slot, hand_area_bottom, labels.not_played)
             continue
         assert game is not None
         if page.hollywood and game["complete"]:
@@ -291,27 +301,27 @@ def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Lab
             ink.text(centre, y + h / 2 - 2.5, labels.continued, ITALIC, 6.5, CENTRE)
             continue
         if page.first_row and end_row < page.first_row:
-            _strike(canvas, g, slot, hand_area_bottom)
+            _strike(canvas, ink, g, slot, hand_area_bottom)
         _draw_summary(ink, g, slot, game, names, summary_y, labels)
 
 
-def _strike(canvas: Canvas, g: Geometry, slot: int, bottom: float, word: str = "") -> None:
+def _strike(
+    canvas: Canvas, ink: Ink, g: Geometry, slot: int, bottom: float, word: str = ""
+) -> None:
     """Cross out hand rows that will never be used, so nothing can be added there later."""
-    canvas.saveState()
-    canvas.setStrokeGray(GREY_LINE)
-    canvas.setLineWidth(HAIRLINE)
     x = g.group_x(slot)
-    canvas.line(x + 4, g.rows_top - 4, x + g.group_w - 4, bottom + 4)
+    ops = [
+        f"q {GREY_LINE} G {HAIRLINE} w {num(x + 4)} {num(g.rows_top - 4)} m",
+        f"{num(x + g.group_w - 4)} {num(bottom + 4)} l S",
+    ]
     if word:
         text, size = fit(word, ITALIC, 8, g.group_w - 12)
         w = width(text, ITALIC, size)
         y = (g.rows_top + bottom) / 2
-        canvas.setFillGray(1)
-        canvas.rect(x + (g.group_w - w) / 2 - 4, y - 4, w + 8, size + 6, stroke=0, fill=1)
-        canvas.setFillGray(0)
-        canvas.setFont(ITALIC, size)
-        canvas.drawCentredString(x + g.group_w / 2, y, text)
-    canvas.restoreState()
+        box = f"{num(x + (g.group_w - w) / 2 - 4)} {num(y - 4)} {num(w + 8)} {num(size + 6)} re"
+        ops.append(f"1 g {box} f")
+        ink.text(x + g.group_w / 2, y, text, ITALIC, size, CENTRE)
+    canvas.addLiteral(" ".join([*ops, "Q"]))
 
 
 def _close_column(canvas: Canvas, g: Geometry, slot: int, row: int) -> None:
