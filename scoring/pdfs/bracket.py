@@ -393,10 +393,20 @@ def _results_list(title: str, lines: list[tuple[str, BracketMatch]], labels: Lab
                 canvas.line(x, y + RR_ROW_H - 3, end, y + RR_ROW_H - 3)
             if m.table:
                 ink.text(table_x, y, str(m.table), REGULAR, 8, RIGHT)
-            for side, entry, at, align in (("A", m.a, a_x, RIGHT), ("B", m.b, b_x, LEFT)):
-                font = ITALIC if entry.placeholder else BOLD if m.winner == side else REGULAR
-                ink.fitted(at, y, entry.name, name_w - 8, font, 8, align, smallest=5)
+            # A, score, B in reading order, so the text extracts that way too.
+            _side_name(ink, m, "A", a_x, y, name_w - 8, RIGHT)
             if m.a.score is not None and m.b.score is not None:
                 ink.text(score_x, y, f"{m.a.score}–{m.b.score}", BOLD, 8, CENTRE)
+            else:
+                ink.fitted(score_x, y, labels.versus, 28, ITALIC, 7, CENTRE)
+            _side_name(ink, m, "B", b_x, y, name_w - 8, LEFT)
 
     return _Block(TITLE_H + (len(lines) + 1) * RR_ROW_H + 10, 0, draw)
+
+
+def _side_name(
+    ink: Ink, match: BracketMatch, side: str, x: float, y: float, room: float, align: int
+) -> None:
+    entry = match.a if side == "A" else match.b
+    font = ITALIC if entry.placeholder else BOLD if match.winner == side else REGULAR
+    ink.fitted(x, y, entry.name, room, font, 8, align, smallest=5)

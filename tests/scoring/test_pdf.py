@@ -592,3 +592,24 @@ def test_every_shared_example_prints_on_one_page_with_its_numbers(name):
     for group in sheet["columns" if hollywood else "games"]:
         assert in_order(list(game_tokens(sheet, group, hollywood)), seen), group["number"]
     assert in_order([str(sheet["match"]["total"]["A"]), str(sheet["match"]["total"]["B"])], seen)
+
+
+def test_bracket_and_standings_words_come_from_the_labels():
+    unplayed = BracketMatch(BracketEntry("Ana"), BracketEntry("Bruno"), "M1", table=3)
+    rounds = (BracketRound("Ronda 1", (unplayed,)),)
+    bracket = BracketSheet(
+        "Liga", (BracketSection("Todos contra todos", rounds, round_robin=True),)
+    )
+    standings = StandingsSheet(
+        "Liga", "Clasificación", ("Partidas",), (StandingsRow("1", "Ana", ("3–0",)),)
+    )
+
+    bracket_text = line(render_bracket(bracket, labels=SPANISH))
+    standings_text = line(render_standings(standings, labels=SPANISH))
+
+    assert has(bracket_text, "Resultados") and has(bracket_text, "Mesa")
+    assert has(bracket_text, "Ana contra Bruno")
+    assert has(standings_text, "Puesto Jugador Partidas")
+    assert not {"Results", "Table", "vs", "Place", "Player"} & set(
+        (bracket_text + standings_text).split()
+    )
