@@ -31,6 +31,8 @@ class PlayerRowForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(forms.fields_for_model(Player, fields=PlayerForm.Meta.fields))
+        # The database's integer range, which a ModelForm checks in full_clean().
+        self.fields["rating"].validators.extend(Player._meta.get_field("rating").validators)
 
 
 class PlayerSearchForm(forms.Form):
