@@ -33,7 +33,7 @@ def parse_hand(data: object) -> HandInput:
     """One hand object from JSON; range and rule checks happen when it is scored."""
     if not isinstance(data, Mapping):
         raise ScoringError(_("a hand must be an object"))
-    unknown = sorted(str(key) for key in data if key not in HAND_KEYS)
+    unknown = sorted(_name(key) for key in data if key not in HAND_KEYS)
     if unknown:
         raise ScoringError(_("unknown field %(name)s"), {"name": ", ".join(unknown)})
     kind_value = data.get("kind")
@@ -65,7 +65,7 @@ def parse_hand(data: object) -> HandInput:
 def parse_request(data: object) -> tuple[RuleSet, list[HandInput], Side | None]:
     if not isinstance(data, Mapping):
         raise ScoringError(_("the input must be a JSON object"))
-    unknown = sorted(str(key) for key in data if key not in REQUEST_KEYS)
+    unknown = sorted(_name(key) for key in data if key not in REQUEST_KEYS)
     if unknown:
         raise ScoringError(_("unknown field %(name)s"), {"name": ", ".join(unknown)})
     if "rules" not in data:
@@ -102,6 +102,13 @@ def _optional_int(data: Mapping[str, Any], field: str) -> int | None:
             field=field,
         )
     return value
+
+
+def _name(key: object) -> str:
+    """A field name as given, quoted if it holds a line break or another unprintable
+    character (the message must stay one line)."""
+    text = str(key)
+    return text if text.isprintable() else repr(text)
 
 
 def _show(value: object) -> str:

@@ -142,7 +142,8 @@ def resolve_rules(spec: object) -> RuleSet:
         if name == "preset":
             continue
         if not isinstance(name, str) or name not in KNOBS:
-            raise ScoringError(_("rules: unknown rule %(name)s"), {"name": name}, field="rules")
+            shown = name if isinstance(name, str) and name.isprintable() else repr(name)
+            raise ScoringError(_("rules: unknown rule %(name)s"), {"name": shown}, field="rules")
         changes[name] = check_knob(name, value)
     return base.replace(**changes)
 
