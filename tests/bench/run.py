@@ -1,0 +1,618 @@
+"""``make bench``: the performance budgets of SPEC 10, as ratios measured in one run.
+
+Run ``python -m tests.bench.run`` (``--help`` for the knobs). On a scratch SQLite file it
+builds two tournaments, 64 and 256 players, with every match played to the end and
+confirmed, plus a third one whose matches are entered through the site, and then
+measures with Django's test client:
+
+- **hand entry**: the median of a hand-entry POST (``/t/<slug>/matches/<id>/hands/``, the
+  htmx request that answers with the ``#match-entry`` partial) divided by the median of
+  a bare authenticated POST view that inserts one row (``tests/bench/urls.py``), both by
+  the same signed-in director with CSRF checks on. Budget ≤ 3. The same for the table
+  link (``/table/<token>/hands/``), for information;
+- **queries per hand entry** with 5 and with 50 hands already in the match: equal;
+- **tournament page**: the median at 256 players divided by the median at 64. Budget
+  ≤ 4.5; its queries at 64 and at 256 players: equal. The standings (``standings.json``,
+  the page's standings region) and the projector are measured alongside (equal queries);
+- **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5.
+
+Every timing is taken in turns (A, B, A, B …) after a warm-up, so whatever else slows the
+machine slows both sides alike, and the budget uses CPU time of this process (the test
+client, the view and SQLite all run in it), which other processes on a shared machine do
+not inflate; wall-clock medians are reported beside it. Figures and pass/fail go to
+``.bench/report.json``; the exit status is 1 when a budget is broken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT = ROOT / ".bench" / "report.json"
+HAND_ENTRY_BUDGET = 3.0
+PAGE_BUDGET = 4.5
+SIZES = (64, 256)
+QUERY_POINTS = (5, 50)
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+
+def configure(db_path: str) -> None:
+    """Point Django at a scratch SQLite file and migrate it (before anything imports models)."""
+    os.environ["SQLITE_PATH"] = db_path
+    os.environ.pop("DATABASE_URL", None)
+    os.environ["DJANGO_DEBUG"] = "1"  # the development settings; tests.bench.settings turns
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tests.bench.settings"  # DEBUG off again
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+@dataclass
+class Series:
+    """Timings of one kind of request, in seconds."""
+
+    name: str
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def add(self, wall: float, cpu: float) -> None:
+        self.wall.append(wall)
+        self.cpu.append(cpu)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "samples": len(self.cpu),
+            "median_cpu_ms": ms(statistics.median(self.cpu)),
+            "median_wall_ms": ms(statistics.median(self.wall)),
+            "p90_wall_ms": ms(quantile(self.wall, 0.9)),
+        }
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = action()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def count_queries(action: Callable[[], Any]) -> tuple[Any, list[str]]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        result = action()
+    return result, [query["sql"] for query in captured.captured_queries]
+
+
+def ratio(a: float, b: float) -> float:
+    return round(a / b, 3) if b else float("inf")
+
+
+# -- hand entry ------------------------------------------------------------------------------
+
+
+def post_fields(number: int, hand: Any, token: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {"number": number, "kind": hand.kind, "csrfmiddlewaretoken": token}
+    for name in ("by", "deadwood", "defender_deadwood", "knock_card"):
+        value = getattr(hand, name)
+        if value not in (None, ""):
+            fields[name] = value
+    return fields
+
+
+def csrf_token(client: Any, url: str) -> str:
+    """GET a page that shows a form (as a browser would) and keep its CSRF cookie."""
+    from django.conf import settings
+
+    response = client.get(url)
+    if response.status_code != 200:
+        raise RuntimeError(f"GET {url} answered {response.status_code}")
+    return client.cookies[settings.CSRF_COOKIE_NAME].value
+
+
+class EntryStream:
+    """The next hand to POST, match after match: demo hands of each match until decided."""
+
+    def __init__(self, client: Any, matches: list[Any], *, table_link: bool, tag: str) -> None:
+        from scoring.demo import match_hands
+
+        from .data import hand_seed
+
+        self.client = client
+        self.table_link = table_link
+        self._hands: Iterator[tuple[Any, int, Any]] = (
+            (match, number, hand)
+            for match in matches
+            for number, hand in enumerate(
+                match_hands(match.tournament.ruleset, seed=hand_seed(tag, match.key)), start=1
+            )
+        )
+        first = matches[0]
+        self.token = csrf_token(client, self.sheet_url(first))
+
+    def sheet_url(self, match: Any) -> str:
+        if self.table_link:
+            return f"/table/{match.token}/"
+        return f"/t/{match.tournament.slug}/matches/{match.pk}/"
+
+    def post(self) -> Callable[[], Any]:
+        try:
+            match, number, hand = next(self._hands)
+        except StopIteration:
+            raise RuntimeError("out of matches to enter hands in; add players") from None
+        url = self.sheet_url(match) + "hands/"
+        data = post_fields(number, hand, self.token)
+
+        def send() -> Any:
+            return self.client.post(url, data, HTTP_HX_REQUEST="true")
+
+        return send
+
+
+def check_entry(response: Any) -> None:
+    if response.status_code != 200 or "hand-recorded" not in response.get("HX-Trigger", ""):
+        body = response.content.decode(errors="replace")[:400]
+        raise RuntimeError(f"hand entry not recorded ({response.status_code}): {body}")
+
+
+def check_ok(response: Any, what: str) -> None:
+    if response.status_code != 200:
+        raise RuntimeError(f"{what} answered {response.status_code}")
+
+
+def entry_queries(director: Any, tournament: Any, client: Any, token_client: Any) -> dict:
+    """Queries of one hand entry with 5 and with 50 hands already in the match."""
+    from scoring.demo import match_hands
+
+    from .data import long_seed, ready_matches, store_hands
+
+    rules = tournament.ruleset
+    top = max(QUERY_POINTS) + 2
+    seed = long_seed(rules, top)
+    hands = list(match_hands(rules, seed=seed, limit=top))
+    result: dict[str, Any] = {}
+    spare = ready_matches(tournament)[-2 * len(QUERY_POINTS) :]
+    for route, who in (("director", client), ("table_link", token_client)):
+        counts: dict[str, int] = {}
+        sql: dict[str, list[str]] = {}
+        for before in QUERY_POINTS:
+            match = spare.pop()
+            store_hands(match, hands[:before], user=director)
+            match.refresh_from_db()
+            if route == "director":
+                url = f"/t/{tournament.slug}/matches/{match.pk}/"
+            else:
+                url = f"/table/{match.token}/"
+            token = csrf_token(who, url)
+            data = post_fields(before + 1, hands[before], token)
+            response, queries = count_queries(
+                lambda url=url, data=data, who=who: who.post(
+                    url + "hands/", data, HTTP_HX_REQUEST="true"
+                )
+            )
+            check_entry(response)
+            counts[str(before)] = len(queries)
+            sql[str(before)] = queries
+        equal = len(set(counts.values())) == 1
+        result[route] = {"hands_before": counts, "equal": equal}
+        if not equal:
+            result[route]["queries"] = sql
+    return result
+
+
+def measure_entry(
+    director: Any, tournament: Any, *, samples: int, warmup: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    from django.test import Client
+
+    from .data import ready_matches
+    from .urls import BARE_PATH
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(director)
+    table_client = Client(enforce_csrf_checks=True)
+    queries = entry_queries(director, tournament, client, table_client)
+
+    matches = ready_matches(tournament)
+    half = len(matches) // 2
+    director_stream = EntryStream(client, matches[:half], table_link=False, tag="entry")
+    table_stream = EntryStream(table_client, matches[half:], table_link=True, tag="entry")
+    bare_token = director_stream.token
+    series = {name: Series(name) for name in ("hand_entry", "table_link_entry", "bare_view")}
+
+    def bare() -> Any:
+        return client.post(BARE_PATH, {"csrfmiddlewaretoken": bare_token})
+
+    gc.collect()
+    for index in range(warmup + samples):
+        jobs: list[tuple[str, Callable[[], Any], Callable[[Any], None]]] = [
+            ("hand_entry", director_stream.post(), check_entry),
+            ("bare_view", bare, lambda r: check_ok(r, "bare view")),
+            ("table_link_entry", table_stream.post(), check_entry),
+            ("bare_view", bare, lambda r: check_ok(r, "bare view")),
+        ]
+        if index % 2:  # alternate who goes first
+            jobs = jobs[1:] + jobs[:1]
+        for name, job, check in jobs:
+            response, wall, cpu = timed(job)
+            check(response)
+            if index >= warmup:
+                series[name].add(wall, cpu)
+    entry = {name: s.summary() for name, s in series.items()}
+    bare_cpu = statistics.median(series["bare_view"].cpu)
+    bare_wall = statistics.median(series["bare_view"].wall)
+    for name in ("hand_entry", "table_link_entry"):
+        entry[name]["ratio_cpu"] = ratio(statistics.median(series[name].cpu), bare_cpu)
+        entry[name]["ratio_wall"] = ratio(statistics.median(series[name].wall), bare_wall)
+    return entry, queries
+
+
+# -- public pages ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Page:
+    key: str
+    label: str
+    url_name: str
+    headers: dict[str, str] = field(default_factory=dict)
+    budget: float | None = None
+
+
+PAGES = (
+    Page("tournament_page", "tournament page", "public:tournament", budget=PAGE_BUDGET),
+    Page(
+        "standings_region",
+        "standings region (htmx)",
+        "public:tournament",
+        {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "standings"},
+    ),
+    Page("standings_json", "standings.json", "public:standings-json"),
+    Page("display", "projector", "public:display"),
+)
+
+
+def page_url(page: Page, slug: str) -> str | None:
+    from django.urls import NoReverseMatch, reverse
+
+    try:
+        return reverse(page.url_name, kwargs={"slug": slug})
+    except NoReverseMatch:
+        return None
+
+
+def measure_pages(
+    tournaments: dict[int, Any], *, samples: int, warmup: int
+) -> tuple[dict[str, Any], list[str]]:
+    from django.test import Client
+
+    sizes = tuple(sorted(tournaments))
+
+    client = Client()
+    results: dict[str, Any] = {}
+    missing: list[str] = []
+    urls: dict[str, dict[int, str]] = {}
+    for page in PAGES:
+        found = {size: page_url(page, t.slug) for size, t in tournaments.items()}
+        if any(url is None for url in found.values()):
+            missing.append(page.url_name)
+            continue
+        first = client.get(found[sizes[0]], **page.headers)
+        if first.status_code != 200:
+            missing.append(f"{page.url_name} ({first.status_code})")
+            continue
+        urls[page.key] = {size: str(url) for size, url in found.items()}
+        counts = {}
+        sql = {}
+        for size, url in urls[page.key].items():
+            response, queries = count_queries(lambda url=url, h=page.headers: client.get(url, **h))
+            check_ok(response, f"GET {url}")
+            counts[str(size)] = len(queries)
+            sql[str(size)] = queries
+        equal = len(set(counts.values())) == 1
+        results[page.key] = {"label": page.label, "queries": counts, "queries_equal": equal}
+        if not equal:
+            results[page.key]["query_sql"] = sql
+
+    series = {(key, size): Series(f"{key}@{size}") for key in urls for size in sizes}
+    gc.collect()
+    for index in range(warmup + samples):
+        order = sizes if index % 2 == 0 else tuple(reversed(sizes))
+        for key, by_size in urls.items():
+            headers = next(p.headers for p in PAGES if p.key == key)
+            for size in order:
+                response, wall, cpu = timed(
+                    lambda url=by_size[size], h=headers: client.get(url, **h)
+                )
+                check_ok(response, f"GET {by_size[size]}")
+                if index >= warmup:
+                    series[(key, size)].add(wall, cpu)
+    small, large = sizes[0], sizes[-1]
+    for key in urls:
+        entry = results[key]
+        entry["timing"] = {str(size): series[(key, size)].summary() for size in sizes}
+        entry["ratio_cpu"] = ratio(
+            statistics.median(series[(key, large)].cpu), statistics.median(series[(key, small)].cpu)
+        )
+        entry["ratio_wall"] = ratio(
+            statistics.median(series[(key, large)].wall),
+            statistics.median(series[(key, small)].wall),
+        )
+    return results, missing
+
+
+# -- the whole run ---------------------------------------------------------------------------
+
+
+def build(sizes: tuple[int, ...], entry_players: int) -> dict[str, Any]:
+    from django.contrib.auth.models import Permission
+
+    from tests.factories import make_user
+
+    from .data import check_summaries, new_tournament, play_out
+
+    director = make_user(username="bench-director")
+    director.user_permissions.add(
+        Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
+    )
+    built: dict[str, Any] = {"director": director, "played": {}, "build": {}}
+    for size in sizes:
+        start = time.perf_counter()
+        tournament = new_tournament(size, owner=director, name=f"Bench {size}", tables=size // 2)
+        hands = play_out(tournament, user=director, tag=f"bench{size}")
+        played = list(tournament.matches.filter(is_bye=False).select_related("tournament"))
+        wrong = check_summaries(played)
+        if wrong:
+            raise RuntimeError("stored summaries differ from the engine: " + "; ".join(wrong[:5]))
+        built["played"][size] = tournament
+        built["build"][str(size)] = {
+            "players": size,
+            "matches": len(played),
+            "hands": hands,
+            "seconds": round(time.perf_counter() - start, 2),
+        }
+    built["entry"] = new_tournament(
+        entry_players, owner=director, name="Bench entry", tables=entry_players // 2
+    )
+    return built
+
+
+def environment() -> dict[str, Any]:
+    import django
+    from django.db import connection
+
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return {
+        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": commit,
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "database": f"{connection.vendor} {connection.Database.sqlite_version}"
+        if connection.vendor == "sqlite"
+        else connection.vendor,
+        "cpus": os.cpu_count(),
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def run_pdf(matches: int, repeats: int) -> dict[str, Any]:
+    try:
+        from tests.bench import pdf_bench
+    except Exception as error:  # someone else's module; a broken import is reported, not fatal
+        return {"skipped": f"tests.bench.pdf_bench not importable: {error!r}"}
+    result = pdf_bench.run(matches=matches, repeats=repeats, qr_compare=False)
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.items()}
+
+
+def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every budget of the report as {name, value, budget, pass}."""
+    checks: list[dict[str, Any]] = []
+    entry = report["hand_entry"]["hand_entry"]
+    checks.append(
+        {
+            "name": "hand entry ÷ bare view (CPU medians)",
+            "value": entry["ratio_cpu"],
+            "budget": f"≤ {HAND_ENTRY_BUDGET}",
+            "pass": entry["ratio_cpu"] <= HAND_ENTRY_BUDGET,
+        }
+    )
+    for route, result in report["hand_entry_queries"].items():
+        counts = result["hands_before"]
+        checks.append(
+            {
+                "name": f"queries per hand entry ({route}) at "
+                + " / ".join(f"{k} hands" for k in counts),
+                "value": " / ".join(str(v) for v in counts.values()),
+                "budget": "equal",
+                "pass": result["equal"],
+            }
+        )
+    pages = report["pages"]
+    small, large = report["sizes"][0], report["sizes"][-1]
+    for page in PAGES:
+        result = pages.get(page.key)
+        if result is None:
+            continue
+        if page.budget is not None:
+            checks.append(
+                {
+                    "name": f"{page.label} {large} ÷ {small} players (CPU medians)",
+                    "value": result["ratio_cpu"],
+                    "budget": f"≤ {page.budget}",
+                    "pass": result["ratio_cpu"] <= page.budget,
+                }
+            )
+        checks.append(
+            {
+                "name": f"queries of the {page.label} at "
+                + " / ".join(f"{k} players" for k in result["queries"]),
+                "value": " / ".join(str(v) for v in result["queries"].values()),
+                "budget": "equal",
+                "pass": result["queries_equal"],
+            }
+        )
+    pdf = report.get("round_pack") or {}
+    if "ratio" in pdf:
+        checks.append(
+            {
+                "name": f"round pack of {pdf['matches']} ÷ bare reportlab grids (CPU)",
+                "value": round(pdf["ratio"], 3),
+                "budget": f"≤ {pdf['budget']}",
+                "pass": pdf["ratio"] <= pdf["budget"],
+            }
+        )
+    return checks
+
+
+def run_bench(
+    *,
+    sizes: tuple[int, ...] = SIZES,
+    entry_players: int = 64,
+    entry_samples: int = 300,
+    page_samples: int = 30,
+    warmup: int = 10,
+    pdf: tuple[int, int] | None = (128, 7),
+) -> dict[str, Any]:
+    """Build the data and take every measurement; Django must be set up with a database."""
+    report: dict[str, Any] = {"environment": environment(), "sizes": list(sizes)}
+    start = time.perf_counter()
+    built = build(sizes, entry_players)
+    report["build"] = built["build"]
+    report["build"]["seconds_total"] = round(time.perf_counter() - start, 2)
+
+    entry, queries = measure_entry(
+        built["director"], built["entry"], samples=entry_samples, warmup=warmup
+    )
+    report["hand_entry"] = entry
+    report["hand_entry_queries"] = queries
+    pages, missing = measure_pages(
+        built["played"], samples=page_samples, warmup=max(2, warmup // 3)
+    )
+    report["pages"] = pages
+    if missing:
+        report["pages_missing"] = missing
+    if pdf is not None:
+        report["round_pack"] = run_pdf(*pdf)
+    report["environment"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["seconds"] = round(time.perf_counter() - start, 1)
+    report["budgets"] = budgets(report)
+    report["pass"] = all(check["pass"] for check in report["budgets"])
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    env = report["environment"]
+    print(
+        f"\nmake bench · {env['when']} · commit {env['commit']} · {env['database']} · "
+        f"{env['cpus']} CPUs · load {env['load_average_start']} → {env['load_average_end']}"
+    )
+    for info in report["build"].values():
+        if isinstance(info, dict):
+            print(
+                f"  built {info['players']} players: {info['matches']} matches, "
+                f"{info['hands']} hands, {info['seconds']} s"
+            )
+    print("\nmedians (ms)                         CPU      wall   p90 wall  samples")
+    for name, s in report["hand_entry"].items():
+        extra = (
+            f"  ÷ bare {s['ratio_cpu']:.2f} (wall {s['ratio_wall']:.2f})"
+            if "ratio_cpu" in s
+            else ""
+        )
+        print(
+            f"  {name:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
+            f"{s['p90_wall_ms']:9.2f} {s['samples']:8}{extra}"
+        )
+    for result in report["pages"].values():
+        for size, s in result.get("timing", {}).items():
+            label = f"{result['label']} @{size}"
+            print(
+                f"  {label:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
+                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}"
+            )
+        if "ratio_cpu" in result:
+            small, large = report["sizes"][0], report["sizes"][-1]
+            print(
+                f"  {'':32} {large}÷{small}: {result['ratio_cpu']:.2f} "
+                f"(wall {result['ratio_wall']:.2f})"
+            )
+    if report.get("pages_missing"):
+        print(f"  not measured (not available): {', '.join(report['pages_missing'])}")
+    pdf = report.get("round_pack") or {}
+    if "skipped" in pdf:
+        print(f"  round pack: {pdf['skipped']}")
+    print("\nbudget                                                          value       budget   ")
+    for check in report["budgets"]:
+        verdict = "pass" if check["pass"] else "FAIL"
+        print(f"  {check['name']:60} {check['value']!s:>10}  {check['budget']:>7}  {verdict}")
+    print(f"\n{'all budgets met' if report['pass'] else 'BUDGET BROKEN'} · {report['seconds']} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--entry-samples", type=int, default=300)
+    parser.add_argument("--page-samples", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--no-pdf", action="store_true", help="skip the round-pack benchmark")
+    parser.add_argument("--report", type=Path, default=REPORT)
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="ginclub-bench-") as scratch:
+        configure(str(Path(scratch) / "bench.sqlite3"))
+        report = run_bench(
+            entry_samples=args.entry_samples,
+            page_samples=args.page_samples,
+            warmup=args.warmup,
+            pdf=None if args.no_pdf else (128, 7),
+        )
+        from django.db import connections
+
+        connections.close_all()
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print_report(report)
+    print(f"report: {args.report}")
+    return 0 if report["pass"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""``make bench`` in miniature: the same code paths on tiny tournaments, no timing budgets.
+
+Timings on a shared test machine say nothing, so only the report's shape and the query
+counts (which do not depend on the machine) are asserted here. The bench's fast way of
+storing played matches is checked against ``record_hand`` hand by hand.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import NoReverseMatch, reverse
+
+from scoring.demo import match_hands
+from scoring.models import Hand
+from scoring.services import record_hand
+from tests.bench import run
+from tests.bench.data import hand_seed, ready_matches, store_hands
+from tests.factories import make_bracket, make_director
+from tournaments.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _bench_urls(settings):
+    settings.ROOT_URLCONF = "tests.bench.urls"
+
+
+def stored_state(match) -> dict:
+    """Everything entering a match's hands stores, minus ids and clocks."""
+    match.refresh_from_db()
+    hands = [
+        (h.number, h.kind, h.by, h.deadwood, h.defender_deadwood, h.knock_card, h.entered_via)
+        for h in Hand.objects.filter(match=match).order_by("number")
+    ]
+    audits = sorted(
+        (
+            a.action,
+            a.object_type,
+            json.dumps(a.before, sort_keys=True, default=str),
+            json.dumps(
+                {k: v for k, v in (a.after or {}).items() if not k.endswith("_at")},
+                sort_keys=True,
+                default=str,
+            ),
+            a.user_id is not None,
+            a.via,
+        )
+        for a in AuditEntry.objects.filter(tournament=match.tournament).exclude(
+            action="bracket generated"
+        )
+    )
+    return {
+        "hands": hands,
+        "summary": (
+            match.status,
+            match.winner_side,
+            match.score_a,
+            match.score_b,
+            match.total_a,
+            match.total_b,
+            match.started_at is not None,
+        ),
+        "rules_locked": match.tournament.rules_locked_at is not None,
+        "audits": audits,
+    }
+
+
+@pytest.mark.parametrize("decided", [True, False])
+def test_store_hands_stores_what_record_hand_stores(decided):
+    director = make_director()
+    by_service = ready_matches(make_bracket(players=2, owner=director))[0]
+    in_one_go = ready_matches(make_bracket(players=2, owner=director))[0]
+    hands = list(match_hands(by_service.tournament.ruleset, seed=hand_seed("smoke", "x")))
+    if not decided:
+        hands = hands[:7]
+    for number, hand in enumerate(hands, start=1):
+        record_hand(match=by_service, number=number, data=hand, user=director)
+    store_hands(in_one_go, hands, user=director)
+
+    expected, actual = stored_state(by_service), stored_state(in_one_go)
+    assert actual == expected
+    assert len(expected["hands"]) == len(hands)
+    assert expected["summary"][0] == ("awaiting_confirmation" if decided else "in_play")
+
+
+def test_bench_report_shape_and_query_counts():
+    report = run.run_bench(
+        sizes=(4, 8), entry_players=16, entry_samples=4, page_samples=2, warmup=1, pdf=None
+    )
+
+    assert report["sizes"] == [4, 8]
+    assert {"environment", "build", "hand_entry", "hand_entry_queries", "pages", "budgets"} <= (
+        report.keys()
+    )
+    assert report["build"]["8"]["matches"] == 7
+    assert report["build"]["8"]["hands"] > 7 * 10
+    for name in ("hand_entry", "table_link_entry", "bare_view"):
+        figures = report["hand_entry"][name]
+        assert figures["samples"] > 0
+        assert figures["median_cpu_ms"] > 0
+    assert report["hand_entry"]["hand_entry"]["ratio_cpu"] > 0
+
+    for route in ("director", "table_link"):
+        queries = report["hand_entry_queries"][route]
+        assert list(queries["hands_before"]) == ["5", "50"]
+        assert queries["equal"], queries
+
+    try:
+        reverse("public:tournament", kwargs={"slug": "x"})
+    except NoReverseMatch:
+        assert "public:tournament" in report.get("pages_missing", [])
+    else:
+        page = report["pages"]["tournament_page"]
+        assert page["queries_equal"], page["queries"]
+        assert set(page["timing"]) == {"4", "8"}
+        assert page["ratio_cpu"] > 0
+    for result in report["pages"].values():
+        assert result["queries_equal"], result
+
+    names = [check["name"] for check in report["budgets"]]
+    assert any(name.startswith("hand entry ÷ bare view") for name in names)
+    assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
+    json.dumps(report)  # the report file can be written
