@@ -447,21 +447,7 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
         if preview:
             return plan
 
-        Match.objects.bulk_create(matches)
-        pk_of = {m.key: m.pk for m in matches}
-        for match in matches:
-            route = routes[match.key]
-            if route.winner_to:
-                match.next_match_id = pk_of[route.winner_to[0]]
-                match.next_slot = route.winner_to[1]
-            if route.loser_to:
-                match.loser_next_match_id = pk_of[route.loser_to[0]]
-                match.loser_next_slot = route.loser_to[1]
-        Match.objects.bulk_update(
-            [m for m in matches if m.next_match_id or m.loser_next_match_id],
-            ["next_match", "next_slot", "loser_next_match", "loser_next_slot"],
-            batch_size=500,
-        )
+        _store(matches, routes)
         _renumber_seeds(playing, left_out)
         before_status = tournament.status
         tournament.status = Tournament.Status.RUNNING
@@ -484,15 +470,40 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
     return plan
 
 
+def _store(matches: list[Match], routes: dict[str, Route]) -> None:
+    """Insert the matches so every route points at a row that already exists: layer by
+    layer from the final backwards, one INSERT per layer (no second pass of UPDATEs)."""
+    depth: dict[str, int] = {}
+    for match in reversed(matches):  # playing order: every target comes later
+        route = routes[match.key]
+        targets = [t[0] for t in (route.winner_to, route.loser_to) if t is not None]
+        depth[match.key] = 1 + max((depth[key] for key in targets), default=-1)
+    by_key = {m.key: m for m in matches}
+    for layer in range(max(depth.values(), default=-1) + 1):
+        batch = [m for m in matches if depth[m.key] == layer]
+        for match in batch:
+            route = routes[match.key]
+            if route.winner_to:
+                match.next_match = by_key[route.winner_to[0]]
+                match.next_slot = route.winner_to[1]
+            if route.loser_to:
+                match.loser_next_match = by_key[route.loser_to[0]]
+                match.loser_next_slot = route.loser_to[1]
+        Match.objects.bulk_create(batch, batch_size=500)
+
+
 def _renumber_seeds(playing: list[Entry], left_out: list[Entry]) -> None:
     """Seeds become the bracket's 1..n; players left out lose theirs."""
-    everyone = playing + left_out
-    Entry.objects.filter(pk__in=[e.pk for e in everyone]).update(seed=None)
-    for number, entry in enumerate(playing, start=1):
-        entry.seed = number
-    for entry in left_out:
-        entry.seed = None
-    Entry.objects.bulk_update(playing, ["seed"], batch_size=500)
+    wanted = {e.pk: n for n, e in enumerate(playing, start=1)} | {e.pk: None for e in left_out}
+    changing = [e for e in playing + left_out if e.seed != wanted[e.pk]]
+    if not changing:
+        return
+    # Clear first: seeds are unique per tournament and may be swapping places.
+    Entry.objects.filter(pk__in=[e.pk for e in changing]).update(seed=None)
+    for entry in changing:
+        entry.seed = wanted[entry.pk]
+        if entry.seed is not None:
+            Entry.objects.filter(pk=entry.pk).update(seed=entry.seed)
 
 
 def clear_bracket(*, tournament: Tournament, user: Any) -> int:

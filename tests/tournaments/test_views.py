@@ -367,3 +367,18 @@ def test_audit_log_shows_who_did_what(client, director):
     assert "bracket generated" in body and director.username in body
     filtered = client.get(url("audit-log", t), {"action": "nothing-like-this"}, **HTMX)
     assert "Nothing recorded yet" in filtered.content.decode()
+
+
+# -- admin ------------------------------------------------------------------------------------
+
+
+def test_admin_pages_for_every_model(client):
+    admin = make_user(is_superuser=True, is_staff=True)
+    t = make_bracket(players=4)
+    client.force_login(admin)
+    for model in ("player", "tournament", "entry", "match", "auditentry"):
+        assert client.get(f"/admin/tournaments/{model}/").status_code == 200, model
+    match = Match.objects.filter(tournament=t).first()
+    assert client.get(f"/admin/tournaments/match/{match.pk}/change/").status_code == 200
+    assert client.get(f"/admin/tournaments/tournament/{t.pk}/change/").status_code == 200
+    assert client.get("/admin/tournaments/player/add/").status_code == 200
