@@ -1,5 +1,15 @@
-"""Public tournament pages (filled in by the public-pages work)."""
+"""Public tournament URLs. ``/t/<slug>/``, ``/t/<slug>/display/`` and
+``/t/<slug>/standings.json`` are a stable interface (SPEC 8): shared links and the
+projector keep pointing at them."""
+
+from django.urls import path
+
+from . import public
 
 app_name = "public"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("t/<slug:slug>/", public.tournament_page, name="tournament"),
+    path("t/<slug:slug>/standings.json", public.standings_json, name="standings-json"),
+    path("t/<slug:slug>/display/", public.display, name="display"),
+]
