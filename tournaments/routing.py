@@ -83,11 +83,17 @@ class Board:
 
     @classmethod
     def load(cls, tournament: Tournament, *, lock: bool = True) -> Board:
-        """Every match of ``tournament`` (locked for update on PostgreSQL)."""
-        queryset = Match.objects.filter(tournament=tournament).order_by("pk")
+        """Every match of ``tournament``.
+
+        With ``lock`` the tournament row is locked first (on PostgreSQL; SQLite's
+        immediate transactions serialise writers anyway): one lock serialises every
+        bracket move in a tournament, taken in the same order as hand entry (which locks
+        its match together with the tournament), so two tables confirming at once
+        queue instead of deadlocking over each other's match rows.
+        """
         if lock:
-            queryset = queryset.select_for_update()
-        matches = list(queryset)
+            lock_tournament(tournament)
+        matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
         key_of = {m.pk: m.key for m in matches}
         routes = {
             m.key: Route(
@@ -293,6 +299,11 @@ class Board:
             match.save(update_fields=ROUTING_FIELDS)
         self.dirty.clear()
         return changed
+
+
+def lock_tournament(tournament: Tournament) -> None:
+    """Take the per-tournament lock that serialises bracket moves (see Board.load)."""
+    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
 
 
 def _queue_order(match: Match) -> tuple[int, int, int]:

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from . import audit, brackets
 from .models import Entry, Match, Tournament
-from .routing import OTHER, Board, Route, copy_state
+from .routing import OTHER, Board, Route, copy_state, lock_tournament
 
 Status = Match.Status
 
@@ -407,7 +407,7 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
     with transaction.atomic():
         if not preview:
             # Serialises two directors pressing "generate" at once.
-            Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+            lock_tournament(tournament)
         if tournament.matches.exists():
             raise ValidationError(_("The bracket has already been generated."))
         if tournament.status == Tournament.Status.FINISHED:
@@ -513,7 +513,8 @@ def clear_bracket(*, tournament: Tournament, user: Any) -> int:
     a bye. Returns the number of matches deleted.
     """
     with transaction.atomic():
-        matches = list(Match.objects.select_for_update().filter(tournament=tournament))
+        lock_tournament(tournament)
+        matches = list(Match.objects.filter(tournament=tournament))
         if not matches:
             raise ValidationError(_("There is no bracket to clear."))
         started = [
