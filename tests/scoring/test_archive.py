@@ -133,6 +133,7 @@ def test_round_trip_into_an_empty_database_gives_the_same_document(tmp_path):
     assert f"/t/{document['tournament']['slug']}/" in out
     again = Tournament.objects.get(slug=document["tournament"]["slug"])
     assert export(again) == first
+    call_command("verify_tournament", again.slug, stdout=io.StringIO())  # exits 1 if not
 
 
 def test_round_trip_of_a_tournament_in_progress_with_oklahoma_rules(tmp_path):
