@@ -97,6 +97,7 @@ PRESET_LABELS: dict[str, Any] = {
     "straight": _("Straight gin"),
 }
 NO_BIG_GIN = "none"
+MAX_KNOB_VALUE = 10_000
 BRACKET_FIELDS = (
     "bracket_kind",
     "third_place",
@@ -141,7 +142,9 @@ def _knob_field(name: str) -> forms.Field:
             max_length=6,
             help_text=_("A number, or “none” to refuse big gin (record it as gin)."),
         )
-    return forms.IntegerField(label=label, required=False)
+    # The engine leaves bonuses and targets unbounded; a club never needs more than this,
+    # and totals must fit the database's integer columns.
+    return forms.IntegerField(label=label, required=False, max_value=MAX_KNOB_VALUE)
 
 
 class TournamentForm(forms.ModelForm):
@@ -233,11 +236,18 @@ class TournamentForm(forms.ModelForm):
             if text in (NO_BIG_GIN, gettext("none").lower(), "-"):
                 return None
             try:
-                return int(text)
+                value = int(text)
             except ValueError:
                 raise ScoringError(
                     "rules: %(name)s must be a whole number", {"name": name}, field=name
                 ) from None
+            if value > MAX_KNOB_VALUE:
+                raise ScoringError(
+                    "rules: %(name)s must be between %(low)d and %(high)d",
+                    {"name": name, "low": 0, "high": MAX_KNOB_VALUE},
+                    field=name,
+                )
+            return value
         return raw
 
     def clean(self) -> dict[str, Any]:

@@ -382,3 +382,59 @@ def test_admin_pages_for_every_model(client):
     assert client.get(f"/admin/tournaments/match/{match.pk}/change/").status_code == 200
     assert client.get(f"/admin/tournaments/tournament/{t.pk}/change/").status_code == 200
     assert client.get("/admin/tournaments/player/add/").status_code == 200
+
+
+# -- hostile input ----------------------------------------------------------------------------
+
+HUGE = str(10**30)
+
+
+def test_hostile_input_gets_an_answer_not_a_500(client, director):
+    t = make_bracket(players=4, owner=director)
+    s = t.slug
+    setup = {
+        "name": "x",
+        "date": "2030-01-01",
+        "page_size": "A4",
+        "language": "en",
+        "bracket_kind": "round_robin",
+    }
+    cases = [
+        ("post", f"/t/{s}/manage/entries/add/", {"player": HUGE, "seed": HUGE}),
+        ("post", f"/t/{s}/manage/roles/remove/", {"user": HUGE, "role": "scorekeeper"}),
+        ("post", f"/t/{s}/manage/entries/{HUGE}/seed/", {"seed": "2"}),
+        ("post", f"/t/{s}/manage/matches/{HUGE}/confirm/", {}),
+        ("get", f"/director/players/{HUGE}/edit/", {}),
+        ("get", f"/director/players/?page={HUGE}", {}),
+        ("get", f"/t/{s}/manage/audit/?page=abc", {}),
+        ("post", "/director/tournaments/new/", {**setup, "tables": HUGE, "draw_seed": HUGE}),
+        ("post", f"/t/{s}/manage/", {**setup, "tables": "3", "draw_seed": "-1", "preset": "?"}),
+        ("get", f"/director/rules-summary/?gin_bonus={HUGE}&big_gin_bonus=%00", {}),
+        ("post", f"/t/{s}/manage/entries/new/", {"new-name": "A\x00B", "new-rating": HUGE}),
+    ]
+    before = (Tournament.objects.count(), Entry.objects.count(), Player.objects.count())
+    for method, path, data in cases:
+        response = getattr(client, method)(path, data)
+        assert response.status_code < 500, path
+    assert (Tournament.objects.count(), Entry.objects.count(), Player.objects.count()) == before
+    t.refresh_from_db()
+    assert t.name != "x"
+
+
+def test_rule_values_are_bounded(client, director):
+    from tournaments.forms import MAX_KNOB_VALUE, TournamentForm
+
+    data = {
+        "name": "x",
+        "date": "2030-01-01",
+        "tables": "4",
+        "page_size": "A4",
+        "language": "en",
+        "bracket_kind": "round_robin",
+        "preset": "modern",
+    }
+    form = TournamentForm(data={**data, "game_target": HUGE, "big_gin_bonus": HUGE})
+    assert not form.is_valid()
+    assert {"game_target", "big_gin_bonus"} <= set(form.errors)
+    form = TournamentForm(data={**data, "game_target": str(MAX_KNOB_VALUE)})
+    assert form.is_valid(), form.errors
