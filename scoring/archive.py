@@ -181,9 +181,6 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
 
     def audit_row(row: AuditEntry) -> dict[str, Any]:
-        def entry_index(pk: int) -> int | None:
-            return index_of.get(pk)
-
         return {
             **_row(row, AUDIT_FIELDS),
             "user": _username(row.user),
@@ -192,8 +189,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
                 if row.object_type
                 else None
             ),
-            "before": _sides(row.before, row.object_type, entry_index),
-            "after": _sides(row.after, row.object_type, entry_index),
+            "before": _sides(row.before, row.object_type, index_of.get),
+            "after": _sides(row.after, row.object_type, index_of.get),
         }
 
     return {
@@ -420,19 +417,21 @@ def check_archive(data: Any, *, slug: str | None = None) -> _Plan:
 
     Only reads the database to see whether the slug is free.
     """
-    doc = data if isinstance(data, dict) else None
-    if doc is None:
+    if not isinstance(data, dict):
         raise ArchiveError("the archive must be a JSON object")
-    if doc.get("format") != FORMAT:
+    if data.get("format") != FORMAT:
         raise ArchiveError(f"not a tournament archive (format should be {FORMAT!r})")
-    if doc.get("version") != VERSION:
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
         raise ArchiveError(
-            f"archive version {_show(doc.get('version'))} is not supported (expected {VERSION})"
+            f"archive version {_show(version)} is not supported (expected {VERSION})"
         )
-    doc = _Record(doc, "archive", TOP_KEYS)
+    doc = _Record(data, "archive", TOP_KEYS)
 
     info = _Record(doc["tournament"], "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
     values = info.fields(Tournament, TOURNAMENT_FIELDS)
+    if not isinstance(values["rules"], dict):
+        raise ArchiveError("tournament.rules must be an object (the rules snapshot)")
     try:
         rules = resolve_rules(values["rules"])
     except ScoringError as error:
@@ -621,7 +620,6 @@ def _check_ref(
 @dataclass
 class ImportReport:
     tournament: Tournament
-    players: int = 0
     new_players: int = 0
     entries: int = 0
     matches: int = 0
@@ -697,7 +695,7 @@ def import_archive(data: Any, *, slug: str | None = None, owner: str | None = No
         with transaction.atomic():
             return _write(plan, owner)
     except (IntegrityError, DataError) as error:
-        problem = str(error).strip().splitlines()[0] if str(error).strip() else type(error)
+        problem = str(error).strip().splitlines()[0] if str(error).strip() else "refused"
         raise ArchiveError(f"the archive does not fit this database: {problem}") from None
 
 
@@ -778,7 +776,7 @@ def _write(plan: _Plan, owner: str | None) -> ImportReport:
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 
-    report.players = report.entries = len(entries)
+    report.entries = len(entries)
     report.matches, report.hands, report.audit = len(plan.matches), len(hands), len(rows)
     audit.record(
         tournament=None,

@@ -287,8 +287,11 @@ def _set(document, path, value):
         target[path[-1]] = value
 
 
-def _first_hand_of_a_match(document, number=1):
-    return next(i for i, h in enumerate(document["hands"]) if h["number"] == number)
+def _first_knock(document):
+    """The first hand of a match that is a knock (so every field of it matters)."""
+    return next(
+        i for i, h in enumerate(document["hands"]) if h["number"] == 1 and h["kind"] == "knock"
+    )
 
 
 BAD = [
@@ -352,7 +355,7 @@ def test_the_archive_fixture_imports_as_it_is(archived, tmp_path):
 def test_bad_archive_is_refused_and_nothing_is_imported(archived, tmp_path, path, value, message):
     document = copy.deepcopy(archived)
     if path[0] == "hands":
-        path = ["hands", _first_hand_of_a_match(document), *path[2:]]
+        path = ["hands", _first_knock(document), *path[2:]]
         if path[-1] == "kind":
             document["hands"][path[1]]["deadwood"] = None  # a knock without deadwood
     _set(document, path, value)
