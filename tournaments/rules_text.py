@@ -8,7 +8,7 @@ nothing, extra boxes, spades doubling, who deals). Translated with the active la
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scoring.engine import Deal, Format, OklahomaAce, RuleSet, Shutout, Tie
 
@@ -33,7 +33,7 @@ def _parts(r: RuleSet) -> list[str]:
     else:
         parts.append(_("Games to %(target)d") % {"target": r.game_target})
         if r.games_to_win == 1:
-            parts.append(_("one game"))
+            parts.append(pgettext("match length", "one game"))
         else:
             parts.append(_("best of %(games)d") % {"games": r.games_in_match})
     if r.oklahoma:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
@@ -81,6 +82,15 @@ class AuditEntry(models.Model):
     @property
     def action_label(self) -> str:
         return str(ACTION_LABELS.get(self.action, self.action))
+
+    @property
+    def object_label(self) -> str:
+        """The object's kind in the active language (its model's verbose name)."""
+        for config in apps.get_app_configs():
+            model = config.models.get(self.object_type)
+            if model is not None:
+                return str(model._meta.verbose_name)
+        return self.object_type
 
     @property
     def who(self) -> str:
