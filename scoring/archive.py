@@ -302,7 +302,7 @@ def _json_value(value: Any, where: str, depth: int = 0) -> Any:
         return [_json_value(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
     if isinstance(value, dict):
         return {
-            _text(key, where): _json_value(item, f"{where}.{key}", depth + 1)
+            _text(key, where): _json_value(item, f"{where}[{_show(key)}]", depth + 1)
             for key, item in value.items()
         }
     raise ArchiveError(f"{where} is not JSON")
@@ -501,6 +501,8 @@ def _check_matches(
     for i, raw in enumerate(_list(data, "matches")):
         record = _Record(raw, f"matches[{i}]", MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES)
         match = Match(**record.fields(Match, MATCH_FIELDS))
+        if not match.key.isprintable():
+            raise ArchiveError(f"{record.at('key')} must be printable: {_show(match.key)}")
         if match.key in sides:
             raise ArchiveError(f"{record.at('key')}: a second match {match.key!r}")
         a, b = record.index("side_a", entry_count), record.index("side_b", entry_count)
@@ -611,7 +613,8 @@ def _check_ref(
         ),
     }.get(object_type)
     if ok is None or not ok():
-        raise ArchiveError(f"{obj.at('ref')} refers to no {object_type}: {_show(ref)}")
+        kind = object_type if object_type.isprintable() else repr(object_type)
+        raise ArchiveError(f"{obj.at('ref')} refers to no {kind}: {_show(ref)}")
     return ref
 
 

@@ -327,6 +327,8 @@ BAD = [
     pytest.param(["audit", 0, "object"], {"type": "match", "ref": "NOPE"}, "no match", id="ref"),
     pytest.param(["audit", 0, "before"], [1, 2], "object or null", id="audit-before"),
     pytest.param(["audit", 0, "after"], {"x": "HUGE"}, "out of range", id="float-overflow"),
+    pytest.param(["audit", 0, "after"], {"a\nb": "\x00"}, "contains a NUL", id="line-break"),
+    pytest.param(["matches", 0, "key"], "W1\n", "must be printable", id="key-line-break"),
 ]
 
 
