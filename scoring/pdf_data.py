@@ -1,0 +1,403 @@
+"""What the PDFs print, built from the database in the tournament's language.
+
+Each ``*_document`` function loads what it needs with a fixed number of queries, whatever
+the number of matches or hands, and returns the plain dataclasses of :mod:`scoring.pdfs`
+together with the :class:`~scoring.pdfs.Labels` to print them with. Everything that ends
+up on paper (labels, round titles, the rules summary, standings progress, dates, "TBD") is
+produced inside ``translation.override(tournament.language)``: a printed sheet speaks the
+tournament's language whoever downloads it.
+
+What this module does not do: draw (:mod:`scoring.pdfs`), or decide who may see a table
+link. The views pass ``table_link`` (match → absolute URL) only to those allowed; a
+sheet then carries the QR code of its match's link while that link still works.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db.models import Max, Q
+from django.utils import formats, translation
+from django.utils.translation import gettext as _
+
+from tournaments.models import Match, Tournament
+from tournaments.rules_text import rules_summary
+
+from . import public
+from .models import Hand
+from .pdfs import (
+    BracketEntry,
+    BracketMatch,
+    BracketRound,
+    BracketSection,
+    BracketSheet,
+    Labels,
+    Scoresheet,
+    SheetHeader,
+    StandingsRow,
+    StandingsSheet,
+)
+from .public_board import AT_TABLE, MatchBox, SlotView, match_box
+from .services import sheet_for
+from .standings import round_title
+
+TableLink = Callable[[Match], str]
+
+SECTION_ORDER = [value for value, _label in Match.Section.choices]
+MAIN_SECTIONS = (Match.Section.WINNERS, Match.Section.ROUND_ROBIN)
+"""The section a round pack prints unless another is asked for (a tournament has one)."""
+
+
+def labels() -> Labels:
+    """Every printed word, in the active language. ``{n}``, ``{page}`` and ``{pages}`` are
+    filled in by the renderer and must stay as they are in a translation."""
+    return Labels(
+        table=_("Table"),
+        versus=_("vs"),
+        # Translators: keep {page} and {pages} as they are.
+        page=_("Page {page} of {pages}"),
+        scan_hint=_("Scan to enter hands"),
+        match_result=_("Match result"),
+        games_won=_("Games won"),
+        columns_won=_("Columns won"),
+        match_total=_("Match total"),
+        signature=_("Signature"),
+        in_progress=_("in progress"),
+        # Translators: a game's grid on the scoresheet; keep {n} as it is.
+        game=_("Game {n}"),
+        # Translators: a Hollywood column on the scoresheet; keep {n} as it is.
+        column=_("Column {n}"),
+        hand=_("Hand"),
+        points=_("Points"),
+        total=_("Total"),
+        hand_points=_("Hand points"),
+        boxes=_("Boxes"),
+        box_points=_("Box points"),
+        game_bonus=_("Game bonus"),
+        shutout=_("Shutout"),
+        game_total=_("Game total"),
+        winner=_("Winner"),
+        not_played=_("not played"),
+        continued=_("continued on the next page"),
+        # Translators: printed small next to a hand's points on the scoresheet.
+        gin=_("gin"),
+        big_gin=_("big gin"),
+        # Translators: short for "undercut", printed next to a hand's points.
+        undercut=_("U/C"),
+        # Translators: a hand nobody won (the stock ran out).
+        draw=_("draw"),
+        # Translators: a knock where both players have the same deadwood.
+        tie=_("tie"),
+        round_robin_results=_("Results"),
+        place=_("Place"),
+        player=_("Player"),
+    )
+
+
+# -- scoresheets -----------------------------------------------------------------------------
+
+
+def _link_works(match: Match) -> bool:
+    """A QR code is printed only for a link that opens the match for entry."""
+    return not match.token_revoked and match.status != Match.Status.COMPLETE
+
+
+def _last_round(tournament: Tournament, section: str) -> int:
+    found = Match.objects.filter(tournament=tournament, section=section).aggregate(Max("round"))
+    return found["round__max"] or 0
+
+
+def _feeders(matches: Sequence[Match]) -> dict[tuple[int, str], tuple[str, str]]:
+    """(match id, side) -> ("winner" or "loser", key of the match that fills it), for the
+    sides not known yet. One query, none when every player is known."""
+    ids = [m.pk for m in matches if not m.has_both_sides]
+    if not ids:
+        return {}
+    found: dict[tuple[int, str], tuple[str, str]] = {}
+    rows = Match.objects.filter(Q(next_match__in=ids) | Q(loser_next_match__in=ids)).values_list(
+        "key", "next_match_id", "next_slot", "loser_next_match_id", "loser_next_slot"
+    )
+    for key, winner_to, winner_slot, loser_to, loser_slot in rows:
+        found[(winner_to, winner_slot)] = ("winner", key)
+        found[(loser_to, loser_slot)] = ("loser", key)
+    return found
+
+
+def _name(match: Match, side: str, feeders: dict[tuple[int, str], tuple[str, str]]) -> str:
+    """The player's name, or where the player comes from ("Winner of W1-3")."""
+    if match.entry_id(side) is not None or (match.pk, side) not in feeders:
+        return match.side_name(side)
+    route, key = feeders[(match.pk, side)]
+    if route == "winner":
+        return _("Winner of %(match)s") % {"match": key}
+    return _("Loser of %(match)s") % {"match": key}
+
+
+def _scoresheet(
+    match: Match,
+    hands: Sequence[Hand],
+    *,
+    rules: dict[str, Any],
+    summary: str,
+    last_round: int,
+    table_link: TableLink | None,
+    feeders: dict[tuple[int, str], tuple[str, str]],
+) -> Scoresheet:
+    tournament = match.tournament
+    double = tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION
+    header = SheetHeader(
+        tournament=tournament.name,
+        round_label=round_title(match.section, match.round, last_round, double=double),
+        match_label=_("Match %(key)s") % {"key": match.key},
+        table=match.table,
+        player_a=_name(match, "A", feeders),
+        player_b=_name(match, "B", feeders),
+        rules_summary=summary,
+        qr_url=table_link(match) if table_link is not None and _link_works(match) else None,
+        page_size=tournament.page_size,
+    )
+    sheet = sheet_for(match, hands).to_dict() if hands else None
+    return Scoresheet(header, rules, sheet)
+
+
+def match_document(
+    match: Match, *, table_link: TableLink | None = None
+) -> tuple[list[Scoresheet], Labels]:
+    """One match's sheet: filled with its hands, blank before the first. Two queries
+    (hands, the section's last round; a third while a player is not known yet) on a match
+    loaded with its tournament and players."""
+    tournament = match.tournament
+    hands = list(Hand.objects.filter(match=match).order_by("number"))
+    last = _last_round(tournament, match.section)
+    feeders = _feeders([match])
+    with translation.override(tournament.language):
+        sheet = _scoresheet(
+            match,
+            hands,
+            rules=tournament.ruleset.to_dict(),
+            summary=rules_summary(tournament.ruleset),
+            last_round=last,
+            table_link=table_link,
+            feeders=feeders,
+        )
+        return [sheet], labels()
+
+
+def table_order(match: Match) -> tuple[Any, ...]:
+    """Tables in number order; matches without a table after them, top to bottom."""
+    return (
+        match.table is None,
+        match.table or 0,
+        SECTION_ORDER.index(match.section),
+        match.position,
+        match.pk,
+    )
+
+
+def round_matches(tournament: Tournament, *, section: str, number: int) -> list[Match]:
+    """The round's matches that are played (byes left out), in table order. One query."""
+    matches = list(
+        Match.objects.filter(
+            tournament=tournament, section=section, round=number, is_bye=False
+        ).select_related("side_a__player", "side_b__player")
+    )
+    for match in matches:
+        match.tournament = tournament  # one tournament object, one resolved rule set
+    return sorted(matches, key=table_order)
+
+
+def round_document(
+    tournament: Tournament,
+    matches: Sequence[Match],
+    *,
+    table_link: TableLink | None = None,
+) -> tuple[list[Scoresheet], Labels]:
+    """Every sheet of a round pack, in the order given. Two queries: all of the matches'
+    hands at once, and the section's last round (for "Semifinals" and the like); a third
+    names where the players not known yet come from ("Winner of W1-3")."""
+    if not matches:
+        return [], labels()
+    by_match: dict[int, list[Hand]] = defaultdict(list)
+    hands = Hand.objects.filter(match__in=[m.pk for m in matches]).order_by("match", "number")
+    for hand in hands:
+        by_match[hand.match_id].append(hand)
+    last = _last_round(tournament, matches[0].section)
+    feeders = _feeders(matches)
+    rules = tournament.ruleset.to_dict()
+    with translation.override(tournament.language):
+        summary = rules_summary(tournament.ruleset)
+        sheets = [
+            _scoresheet(
+                match,
+                by_match.get(match.pk, []),
+                rules=rules,
+                summary=summary,
+                last_round=last,
+                table_link=table_link,
+                feeders=feeders,
+            )
+            for match in matches
+        ]
+        return sheets, labels()
+
+
+# -- bracket and standings -------------------------------------------------------------------
+
+
+def _subtitle(context: dict[str, Any], *extra: str) -> str:
+    tournament = context["tournament"]
+    parts = [
+        formats.date_format(tournament.date, "DATE_FORMAT"),
+        tournament.venue,
+        context["format_line"],
+        *extra,
+    ]
+    return " · ".join(part for part in parts if part)
+
+
+def _entry(slot: SlotView) -> BracketEntry:
+    if not slot.name:
+        return BracketEntry(slot.placeholder or _("To be decided"), placeholder=True)
+    score = None if slot.score is None else str(slot.score)
+    return BracketEntry(slot.name, slot.seed, score)
+
+
+def _bracket_match(box: MatchBox) -> BracketMatch:
+    note = ""
+    if box.skipped:
+        note = _("not needed")
+    elif box.forfeit:
+        note = _("walkover")
+    elif box.conditional and box.status == Match.Status.WAITING:
+        note = _("if needed")
+    winner = "A" if box.a.won else "B" if box.b.won else None
+    return BracketMatch(
+        a=_entry(box.a),
+        b=_entry(box.b),
+        label=" · ".join(part for part in (box.key, note) if part),
+        table=box.table if box.status in AT_TABLE else None,
+        winner=winner,
+    )
+
+
+def _round_robin(matches: Iterable[Match]) -> BracketSection:
+    by_round: dict[int, list[Match]] = defaultdict(list)
+    for match in matches:
+        if not match.is_bye:
+            by_round[match.round].append(match)
+    rounds = tuple(
+        BracketRound(
+            _("Round %(round)d") % {"round": number},
+            tuple(
+                _bracket_match(match_box(m, {}))
+                for m in sorted(by_round[number], key=lambda m: m.position)
+            ),
+        )
+        for number in sorted(by_round)
+    )
+    return BracketSection(_("Round robin"), rounds, round_robin=True)
+
+
+def bracket_document(tournament: Tournament) -> tuple[BracketSheet, Labels] | None:
+    """The bracket as the public page draws it (or the round robin's cross-table and
+    results); None before the bracket exists. The public page's queries, no more."""
+    with translation.override(tournament.language):
+        data = public.load(tournament)
+        if not data.matches:
+            return None
+        context = public.page_context(data)
+        if data.round_robin:
+            sections: tuple[BracketSection, ...] = (_round_robin(data.matches),)
+        else:
+            sections = tuple(
+                BracketSection(
+                    section.title,
+                    tuple(
+                        BracketRound(column.title, tuple(_bracket_match(b) for b in column.boxes))
+                        for column in section.rounds
+                    ),
+                    under_previous=section.key == "third_place",
+                )
+                for section in context["sections"]
+            )
+        champion = data.standings.champion
+        extra = _("Champion: %(name)s") % {"name": champion.name} if champion else ""
+        sheet = BracketSheet(
+            tournament=tournament.name,
+            sections=sections,
+            subtitle=_subtitle(context, extra),
+            page_size=tournament.page_size,
+        )
+        return sheet, labels()
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] | None:
+    """The public standings with their statistics; None before the bracket exists."""
+    with translation.override(tournament.language):
+        data = public.load(tournament)
+        if not data.matches:
+            return None
+        standings = data.standings
+        rows = []
+        for row in standings.rows:
+            s = row.stats
+            average = s.average_knock_deadwood
+            values = (
+                f"{s.matches_won}–{s.matches_lost}",
+                f"{s.games_won}–{s.games_lost}",
+                str(s.points_for),
+                str(s.points_against),
+                _signed(s.margin),
+                str(s.hands_won),
+                str(s.gins),
+                str(s.undercuts),
+                str(s.shutouts),
+                "–" if average is None else formats.number_format(average, 1),
+                row.progress,
+            )
+            name = f"{s.name} ({s.seed})" if s.seed else s.name
+            rows.append(StandingsRow(row.place_label or "–", name, values))
+        columns = (
+            _("Matches"),
+            _("Games"),
+            _("Points for"),
+            _("Points against"),
+            "±",
+            _("Hands won"),
+            _("Gins"),
+            _("Undercuts"),
+            _("Shutouts"),
+            _("Avg. knock"),
+            _("Played") if data.round_robin else _("Progress"),
+        )
+        notes = []
+        if not standings.complete:
+            notes.append(_("Provisional: the tournament is still being played."))
+        if data.round_robin:
+            notes.append(
+                _("Ties: match wins, then head-to-head, then games won, then point margin.")
+            )
+        notes.append(
+            _(
+                "Matches: won–lost (confirmed results). Games: won–lost, columns in "
+                "Hollywood. Avg. knock: average deadwood when knocking. Seeds in brackets."
+            )
+        )
+        champion = standings.champion
+        extra = _("Champion: %(name)s") % {"name": champion.name} if champion else ""
+        sheet = StandingsSheet(
+            tournament=tournament.name,
+            title=_("Standings"),
+            columns=columns,
+            rows=tuple(rows),
+            subtitle=_subtitle(public.page_context(data), extra),
+            notes=tuple(notes),
+            page_size=tournament.page_size,
+        )
+        return sheet, labels()

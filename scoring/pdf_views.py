@@ -1,0 +1,108 @@
+"""The PDFs of a tournament, at stable URLs (SPEC 8): a match's scoresheet, a round pack,
+the bracket and the standings.
+
+Who sees what:
+
+* ``/t/<slug>/matches/<id>/scoresheet.pdf`` is public, like the match sheet. The QR code
+  and the printed table link are a secret (anyone holding it may enter hands), so they
+  are printed only for those who direct the tournament; everybody else gets the same
+  sheet without them.
+* ``/t/<slug>/rounds/<n>/scoresheets.pdf`` is for directors only (every sheet carries its
+  table link). It prints winners' round ``n`` (round ``n`` of a round robin); another
+  section's round is asked for with ``?section=losers`` (``consolation``, ``final``,
+  ``reset``, ``third_place``), as the round-control screen links it. Byes are left out.
+* ``/t/<slug>/bracket.pdf`` and ``/t/<slug>/standings.pdf`` are public, built from the
+  data of the public page.
+
+Every PDF is in the tournament's language and page size (see :mod:`scoring.pdf_data`).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.cache import add_never_cache_headers
+from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from tournaments.models import Match, Tournament
+from tournaments.permissions import can_direct
+
+from . import pdf_data
+from .pdfs import render_bracket, render_scoresheets, render_standings
+from .views import table_url
+
+
+def pdf_response(content: bytes, filename: str, *, secret: bool = False) -> HttpResponse:
+    """``inline``: browsers show it, and print from there. A PDF holding table links is
+    never stored by a cache."""
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    if secret:
+        add_never_cache_headers(response)
+    return response
+
+
+@require_GET
+def match_scoresheet(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """The filled scoresheet (blank before the first hand); the QR code for directors."""
+    match = get_object_or_404(
+        Match.objects.select_related("tournament", "side_a__player", "side_b__player"),
+        pk=match_id,
+        tournament__slug=slug,
+    )
+    directing = can_direct(request.user, match.tournament)
+    link = (lambda m: table_url(m, request)) if directing else None
+    sheets, labels = pdf_data.match_document(match, table_link=link)
+    content = render_scoresheets(sheets, labels=labels)
+    filename = f"{slug}-{match.key}-scoresheet.pdf"
+    return pdf_response(content, filename, secret=sheets[0].header.qr_url is not None)
+
+
+@require_GET
+def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every scoresheet of a round, in table order, each with its table link's QR code."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_direct(request.user, tournament):
+        raise PermissionDenied(_("Only a director of this tournament prints round packs."))
+    section = request.GET.get("section", "")
+    if not section:
+        is_round_robin = tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN
+        section = Match.Section.ROUND_ROBIN if is_round_robin else Match.Section.WINNERS
+    elif section not in Match.Section.values:
+        raise Http404(_("There is no such section in a bracket."))
+    matches = pdf_data.round_matches(tournament, section=section, number=number)
+    if not matches:
+        raise Http404(_("Round %(round)d has no match to print.") % {"round": number})
+    sheets, labels = pdf_data.round_document(
+        tournament, matches, table_link=lambda m: table_url(m, request)
+    )
+    content = render_scoresheets(sheets, labels=labels)
+    prefix = "" if section in pdf_data.MAIN_SECTIONS else f"{section}-"
+    filename = f"{slug}-{prefix}round-{number}-scoresheets.pdf"
+    return pdf_response(content, filename, secret=True)
+
+
+@require_GET
+def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    document = pdf_data.bracket_document(tournament)
+    if document is None:
+        raise Http404(_("The bracket has not been drawn yet."))
+    sheet, labels = document
+    return pdf_response(render_bracket(sheet, labels=labels), f"{slug}-bracket.pdf")
+
+
+@require_GET
+def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    document = pdf_data.standings_document(tournament)
+    if document is None:
+        raise Http404(_("The bracket has not been drawn yet."))
+    sheet, labels = document
+    return pdf_response(render_standings(sheet, labels=labels), f"{slug}-standings.pdf")
