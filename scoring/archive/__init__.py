@@ -1,0 +1,69 @@
+"""The tournament archive: one JSON document with everything about a tournament, and the
+way back in (``manage.py import_tournament``).
+
+The document (``FORMAT``, version ``VERSION``) holds the tournament with its rules
+snapshot, the registry rows of its players, the entries, the matches, every hand and the
+audit log. Rows refer to each other by stable references, never by database ids: an
+entry is its index in ``entries`` (``players[i]`` is the player of ``entries[i]``), a
+match is its key, a hand is its match key and number, a user is a username. Times are
+UTC ISO 8601 with microseconds. The document carries no export time, so exporting,
+importing into an empty database and exporting again gives the same document, byte for
+byte.
+
+In audit rows, ``object`` is ``{"type", "ref"}``: ``ref`` is the match key, the entry
+index or ``[match key, hand number]``, and null for the tournament itself or an object
+that no longer exists (a deleted hand). ``side_a``/``side_b`` inside the ``before`` and
+``after`` of a match's audit row are entry indexes too.
+
+Importing checks the whole document before writing anything, then writes it in one
+transaction. Players are matched to the registry by club id, else by name and email
+(ignoring case), else created. Users are matched by username; an unknown owner is
+replaced by ``owner`` (else the first superuser), unknown co-directors and scorekeepers
+are left out, and hands or audit rows by unknown users keep no user. A table-link token
+already used on this installation is renewed.
+
+What this package does not do: permission checks beyond the export view's, or checking
+that stored match summaries agree with the hands (``manage.py verify_tournament`` does).
+"""
+
+from .export import dumps, export_tournament, export_view
+from .reading import check_archive, parse
+from .restore import ImportReport, import_archive
+from .schema import (
+    AUDIT_FIELDS,
+    ENTRY_FIELDS,
+    FORMAT,
+    HAND_FIELDS,
+    MATCH_ENTRIES,
+    MATCH_FIELDS,
+    MATCH_ROUTES,
+    PLAYER_FIELDS,
+    TOP_KEYS,
+    TOURNAMENT_FIELDS,
+    TOURNAMENT_USERS,
+    VERSION,
+    ArchiveError,
+)
+
+__all__ = [
+    "AUDIT_FIELDS",
+    "ENTRY_FIELDS",
+    "FORMAT",
+    "HAND_FIELDS",
+    "MATCH_ENTRIES",
+    "MATCH_FIELDS",
+    "MATCH_ROUTES",
+    "PLAYER_FIELDS",
+    "TOP_KEYS",
+    "TOURNAMENT_FIELDS",
+    "TOURNAMENT_USERS",
+    "VERSION",
+    "ArchiveError",
+    "ImportReport",
+    "check_archive",
+    "dumps",
+    "export_tournament",
+    "export_view",
+    "import_archive",
+    "parse",
+]

@@ -1,0 +1,131 @@
+"""Writing the archive: a tournament as one JSON-ready dict, and the director's download."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db import models
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from scoring.models import Hand
+from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.permissions import can_direct
+
+from .schema import (
+    AUDIT_FIELDS,
+    ENTRY_FIELDS,
+    FORMAT,
+    HAND_FIELDS,
+    MATCH_FIELDS,
+    PLAYER_FIELDS,
+    TOURNAMENT_FIELDS,
+    VERSION,
+    map_sides,
+)
+
+
+def _out(value: Any) -> Any:
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).isoformat(timespec="microseconds")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def _username(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def _row(obj: models.Model, names: Iterable[str]) -> dict[str, Any]:
+    return {name: _out(getattr(obj, name)) for name in names}
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament as a JSON-ready dict (see the module docstring)."""
+    entries = list(tournament.entries.select_related("player").order_by("pk"))
+    index_of = {entry.pk: i for i, entry in enumerate(entries)}
+    matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
+    key_of = {match.pk: match.key for match in matches}
+    hands = list(
+        Hand.objects.filter(match__tournament=tournament)
+        .select_related("entered_by")
+        .order_by("match_id", "number")
+    )
+    refs: dict[tuple[str, str], Any] = {("tournament", str(tournament.pk)): None}
+    refs.update({("entry", str(pk)): i for pk, i in index_of.items()})
+    refs.update({("match", str(pk)): key for pk, key in key_of.items()})
+    refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
+
+    def audit_row(row: AuditEntry) -> dict[str, Any]:
+        return {
+            **_row(row, AUDIT_FIELDS),
+            "user": _username(row.user),
+            "object": (
+                {"type": row.object_type, "ref": refs.get((row.object_type, row.object_id))}
+                if row.object_type
+                else None
+            ),
+            "before": map_sides(row.before, row.object_type, index_of.get),
+            "after": map_sides(row.after, row.object_type, index_of.get),
+        }
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "tournament": {
+            **_row(tournament, TOURNAMENT_FIELDS),
+            "owner": _username(tournament.owner),
+            "co_directors": sorted(u.get_username() for u in tournament.co_directors.all()),
+            "scorekeepers": sorted(u.get_username() for u in tournament.scorekeepers.all()),
+        },
+        "players": [_row(entry.player, PLAYER_FIELDS) for entry in entries],
+        "entries": [{"player": i, **_row(entry, ENTRY_FIELDS)} for i, entry in enumerate(entries)],
+        "matches": [
+            {
+                **_row(match, MATCH_FIELDS),
+                "side_a": index_of.get(match.side_a_id) if match.side_a_id else None,
+                "side_b": index_of.get(match.side_b_id) if match.side_b_id else None,
+                "next_match": key_of.get(match.next_match_id),
+                "loser_next_match": key_of.get(match.loser_next_match_id),
+            }
+            for match in matches
+        ],
+        "hands": [
+            {
+                "match": key_of[hand.match_id],
+                **_row(hand, HAND_FIELDS),
+                "entered_by": _username(hand.entered_by),
+            }
+            for hand in hands
+        ],
+        "audit": [
+            audit_row(row)
+            for row in tournament.audit_entries.select_related("user").order_by("at", "pk")
+        ],
+    }
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+@require_GET
+@never_cache
+def export_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/t/<slug>/export.json``: the archive, for the tournament's directors only."""
+    tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_direct(request.user, tournament):
+        raise PermissionDenied
+    response = HttpResponse(dumps(export_tournament(tournament)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+    return response

@@ -1,0 +1,409 @@
+"""Reading an archive: parsing it and checking every row strictly (types, ranges, choices,
+references between rows, every hand through the engine) before anything is written.
+
+Nothing here writes; the only query is whether the slug is free.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from scoring.engine import ScoringError, Side, resolve_rules, score_match
+from scoring.models import Hand
+from scoring.services import HandData
+from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
+
+from .schema import (
+    AUDIT_FIELDS,
+    ENTRY_FIELDS,
+    FORMAT,
+    HAND_FIELDS,
+    INT_RANGES,
+    MATCH_ENTRIES,
+    MATCH_FIELDS,
+    MATCH_ROUTES,
+    MAX_JSON_DEPTH,
+    PLAYER_FIELDS,
+    TOP_KEYS,
+    TOURNAMENT_FIELDS,
+    TOURNAMENT_USERS,
+    VERSION,
+    ArchiveError,
+    map_sides,
+)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse(text: str) -> Any:
+    """The JSON document in ``text``; ArchiveError if it is not one."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise ArchiveError(
+            f"not a JSON document: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise ArchiveError("not a usable JSON document: nested too deeply") from None
+    except ValueError as error:
+        raise ArchiveError(f"not a usable JSON document: {error}") from None
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ArchiveError(f"{where} must be text, not {_show(value)}")
+    if "\x00" in value:
+        raise ArchiveError(f"{where} contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ArchiveError(f"{where} is not valid Unicode text") from None
+    return value
+
+
+def _json_value(value: Any, where: str, depth: int = 0) -> Any:
+    """Free-form JSON (an audit row's before/after) that every database can store."""
+    if depth > MAX_JSON_DEPTH:
+        raise ArchiveError(f"{where} is nested too deeply")
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ArchiveError(f"{where} holds a number out of range")
+        return value
+    if isinstance(value, str):
+        return _text(value, where)
+    if isinstance(value, list):
+        return [_json_value(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        return {
+            _text(key, where): _json_value(item, f"{where}[{_show(key)}]", depth + 1)
+            for key, item in value.items()
+        }
+    raise ArchiveError(f"{where} is not JSON")
+
+
+def _field_value(model_field: models.Field, value: Any, where: str) -> Any:
+    """``value`` checked strictly against a model field: type first, then Django's own
+    validation (choices, lengths, ranges, email syntax)."""
+    if value is None:
+        if model_field.null:
+            return None
+        raise ArchiveError(f"{where} must not be null")
+    kind = model_field.get_internal_type()
+    if isinstance(model_field, models.JSONField):
+        return value
+    if isinstance(model_field, models.BooleanField):
+        if not isinstance(value, bool):
+            raise ArchiveError(f"{where} must be true or false, not {_show(value)}")
+        return value
+    if isinstance(model_field, models.IntegerField):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ArchiveError(f"{where} must be a whole number, not {_show(value)}")
+        low, high = INT_RANGES.get(kind, INT_RANGES["IntegerField"])
+        if not low <= value <= high:
+            raise ArchiveError(f"{where} is out of range: {_show(value)}")
+    elif isinstance(model_field, models.DateTimeField):
+        try:
+            value = dt.datetime.fromisoformat(_text(value, where))
+        except ValueError:
+            raise ArchiveError(f"{where} is not a date and time: {_show(value)}") from None
+        if value.tzinfo is None:
+            raise ArchiveError(f"{where} has no time zone: {_show(value)}")
+        value = value.astimezone(dt.UTC)
+    elif isinstance(model_field, models.DateField):
+        try:
+            value = dt.date.fromisoformat(_text(value, where))
+        except ValueError:
+            raise ArchiveError(f"{where} is not a date: {_show(value)}") from None
+    else:
+        value = _text(value, where)
+    try:
+        return model_field.clean(value, None)
+    except ValidationError as error:
+        raise ArchiveError(f"{where}: {' '.join(error.messages)}") from None
+
+
+class _Record:
+    """One JSON object of the archive, read strictly: no missing or unknown keys."""
+
+    def __init__(self, data: Any, where: str, keys: Iterable[str]) -> None:
+        if not isinstance(data, dict):
+            raise ArchiveError(f"{where} must be an object, not {_show(data)}")
+        keys = set(keys)
+        missing = sorted(keys - set(data))
+        if missing:
+            raise ArchiveError(f"{where}: {', '.join(missing)} missing")
+        unknown = sorted(str(key) for key in set(data) - keys)
+        if unknown:
+            raise ArchiveError(f"{where}: unknown key {_show(', '.join(unknown))}")
+        self.data = data
+        self.where = where
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def at(self, key: str) -> str:
+        return f"{self.where}.{key}"
+
+    def fields(self, model: type[models.Model], names: Iterable[str]) -> dict[str, Any]:
+        return {
+            name: _field_value(model._meta.get_field(name), self.data[name], self.at(name))
+            for name in names
+        }
+
+    def index(self, key: str, size: int, *, null: bool = True) -> int | None:
+        value = self.data[key]
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+            raise ArchiveError(f"{self.at(key)} refers to no entry: {_show(value)}")
+        return value
+
+    def username(self, key: str, *, null: bool = True) -> str | None:
+        value = self.data[key]
+        if value is None and null:
+            return None
+        return _text(value, self.at(key))
+
+
+def _list(data: Any, where: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise ArchiveError(f"{where} must be a list, not {_show(data)}")
+    return data
+
+
+@dataclass
+class Plan:
+    """A checked archive: model instances not saved yet, and what links them."""
+
+    tournament: Tournament
+    usernames: dict[str, list[str]]
+    players: list[Player]
+    entries: list[tuple[Entry, int]]
+    matches: list[Match]
+    sides: dict[str, tuple[int | None, int | None]]
+    routes: dict[str, tuple[str | None, str | None]]
+    hands: list[tuple[Hand, str, str | None]]
+    audit: list[tuple[AuditEntry, str | None, Any]]
+
+
+def check_archive(data: Any, *, slug: str | None = None) -> Plan:
+    """Everything the archive says, checked (including every hand, by the engine).
+
+    Only reads the database to see whether the slug is free.
+    """
+    if not isinstance(data, dict):
+        raise ArchiveError("the archive must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise ArchiveError(f"not a tournament archive (format should be {FORMAT!r})")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise ArchiveError(
+            f"archive version {_show(version)} is not supported (expected {VERSION})"
+        )
+    doc = _Record(data, "archive", TOP_KEYS)
+
+    info = _Record(doc["tournament"], "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
+    values = info.fields(Tournament, TOURNAMENT_FIELDS)
+    if not isinstance(values["rules"], dict):
+        raise ArchiveError("tournament.rules must be an object (the rules snapshot)")
+    try:
+        rules = resolve_rules(values["rules"])
+    except ScoringError as error:
+        raise ArchiveError(f"tournament.rules: {error}") from None
+    if slug is not None:
+        values["slug"] = _field_value(Tournament._meta.get_field("slug"), slug, "--slug")
+    if not values["slug"]:
+        raise ArchiveError("tournament.slug must not be empty")
+    if Tournament.objects.filter(slug=values["slug"]).exists():
+        raise ArchiveError(
+            f"a tournament with the slug {values['slug']!r} already exists here; "
+            "import it under another one with --slug NEW"
+        )
+    usernames = {"owner": [info.username("owner", null=False)]}
+    for role in ("co_directors", "scorekeepers"):
+        names = _list(info[role], info.at(role))
+        usernames[role] = [_text(name, f"{info.at(role)}[{i}]") for i, name in enumerate(names)]
+
+    players_data = _list(doc["players"], "players")
+    players = [
+        Player(**_Record(p, f"players[{i}]", PLAYER_FIELDS).fields(Player, PLAYER_FIELDS))
+        for i, p in enumerate(players_data)
+    ]
+    _check_players_distinct(players)
+
+    entries = []
+    for i, raw in enumerate(_list(doc["entries"], "entries")):
+        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS))
+        player = record.index("player", len(players), null=False)
+        entries.append((Entry(**record.fields(Entry, ENTRY_FIELDS)), player))
+    used = Counter(player for _entry, player in entries)
+    for i in range(len(players)):
+        if used[i] != 1:
+            raise ArchiveError(f"players[{i}] must be entered exactly once, not {used[i]} times")
+    _check_distinct([e.seed for e, _p in entries if e.seed is not None], "entries", "seed", "seeds")
+
+    matches, sides, routes = _check_matches(doc["matches"], len(entries))
+    by_key = {match.key: match for match in matches}
+    hands = _check_hands(doc["hands"], by_key, sides, rules)
+    hand_keys = {(key, hand.number) for hand, key, _user in hands}
+    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
+
+    tournament = Tournament(**values)
+    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+
+
+def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:
+    repeated = [value for value, count in Counter(values).items() if count > 1]
+    if repeated:
+        raise ArchiveError(f"{where}: two {plural} are {_show(repeated[0])} (each {name} once)")
+
+
+def _check_players_distinct(players: list[Player]) -> None:
+    _check_distinct([p.club_id for p in players if p.club_id], "players", "club id", "club ids")
+    names = [(p.name.lower(), p.email.lower()) for p in players]
+    _check_distinct(names, "players", "name and email", "players' names and emails")
+
+
+def _check_matches(
+    data: Any, entry_count: int
+) -> tuple[list[Match], dict[str, tuple[int | None, int | None]], dict[str, Any]]:
+    matches: list[Match] = []
+    sides: dict[str, tuple[int | None, int | None]] = {}
+    routes: dict[str, tuple[str | None, str | None]] = {}
+    records = []
+    for i, raw in enumerate(_list(data, "matches")):
+        record = _Record(raw, f"matches[{i}]", MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES)
+        match = Match(**record.fields(Match, MATCH_FIELDS))
+        if not match.key.isprintable():
+            raise ArchiveError(f"{record.at('key')} must be printable: {_show(match.key)}")
+        if match.key in sides:
+            raise ArchiveError(f"{record.at('key')}: a second match {match.key!r}")
+        a, b = record.index("side_a", entry_count), record.index("side_b", entry_count)
+        if a is not None and a == b:
+            raise ArchiveError(f"{record.where}: entry {a} plays on both sides")
+        sides[match.key] = (a, b)
+        matches.append(match)
+        records.append(record)
+    _check_distinct([m.token for m in matches], "matches", "token", "table-link tokens")
+    for match, record in zip(matches, records, strict=True):
+        targets = []
+        for route, slot in (("next_match", "next_slot"), ("loser_next_match", "loser_next_slot")):
+            target = record[route]
+            if target is not None and (not isinstance(target, str) or target not in sides):
+                raise ArchiveError(f"{record.at(route)} refers to no match: {_show(target)}")
+            if target == match.key:
+                raise ArchiveError(f"{record.at(route)}: a match cannot lead to itself")
+            if (target is None) != (getattr(match, slot) == ""):
+                raise ArchiveError(f"{record.at(slot)} does not fit {route}")
+            targets.append(target)
+        routes[match.key] = (targets[0], targets[1])
+    return matches, sides, routes
+
+
+def _check_hands(
+    data: Any,
+    matches: dict[str, Match],
+    sides: dict[str, tuple[int | None, int | None]],
+    rules: Any,
+) -> list[tuple[Hand, str, str | None]]:
+    hands: list[tuple[Hand, str, str | None]] = []
+    by_match: dict[str, list[Hand]] = {}
+    for i, raw in enumerate(_list(data, "hands")):
+        record = _Record(raw, f"hands[{i}]", ("match", *HAND_FIELDS, "entered_by"))
+        key = record["match"]
+        if not isinstance(key, str) or key not in matches:
+            raise ArchiveError(f"{record.at('match')} refers to no match: {_show(key)}")
+        hand = Hand(**record.fields(Hand, HAND_FIELDS))
+        hands.append((hand, key, record.username("entered_by")))
+        by_match.setdefault(key, []).append(hand)
+    for key, rows in by_match.items():
+        match = matches[key]
+        rows.sort(key=lambda hand: hand.number)
+        if [hand.number for hand in rows] != list(range(1, len(rows) + 1)):
+            raise ArchiveError(f"hands of match {key} must be numbered 1 to {len(rows)}")
+        if None in sides[key] or match.is_bye:
+            raise ArchiveError(f"match {key} has hands but not two players")
+        try:
+            data_rows = [HandData.of(hand).cleaned() for hand in rows]
+            dealer = Side(match.first_dealer) if match.first_dealer else None
+            score_match(rules, [row.to_input() for row in data_rows], dealer)
+        except (ScoringError, ValueError) as error:
+            raise ArchiveError(f"match {key}: {error}") from None
+        for hand, row in zip(rows, data_rows, strict=True):
+            hand.by, hand.deadwood, hand.knock_card = row.by, row.deadwood, row.knock_card
+            hand.defender_deadwood = row.defender_deadwood
+    return hands
+
+
+def _check_audit(
+    data: Any, entry_count: int, matches: dict[str, Match], hands: set[tuple[str, int]]
+) -> list[tuple[AuditEntry, str | None, Any]]:
+    rows = []
+    for i, raw in enumerate(_list(data, "audit")):
+        record = _Record(raw, f"audit[{i}]", (*AUDIT_FIELDS, "user", "object", "before", "after"))
+        row = AuditEntry(**record.fields(AuditEntry, AUDIT_FIELDS))
+        ref = None
+        if record["object"] is not None:
+            obj = _Record(record["object"], record.at("object"), ("type", "ref"))
+            row.object_type = _field_value(
+                AuditEntry._meta.get_field("object_type"), obj["type"], obj.at("type")
+            )
+            ref = _check_ref(obj, row.object_type, entry_count, matches, hands)
+
+        def entry_index(value: int, where: str = record.where) -> int:
+            if not 0 <= value < entry_count:
+                raise ArchiveError(f"{where}: side refers to no entry: {value}")
+            return value
+
+        for name in ("before", "after"):
+            value = _json_value(record[name], record.at(name))
+            if value is not None and not isinstance(value, dict):
+                raise ArchiveError(f"{record.at(name)} must be an object or null")
+            setattr(row, name, map_sides(value, row.object_type, entry_index))
+        rows.append((row, record.username("user"), ref))
+    return rows
+
+
+def _check_ref(
+    obj: _Record,
+    object_type: str,
+    entry_count: int,
+    matches: dict[str, Match],
+    hands: set[tuple[str, int]],
+) -> Any:
+    ref = obj["ref"]
+    if ref is None:
+        return None
+    ok = {
+        "entry": lambda: type(ref) is int and 0 <= ref < entry_count,
+        "match": lambda: isinstance(ref, str) and ref in matches,
+        "hand": lambda: (
+            isinstance(ref, list)
+            and len(ref) == 2
+            and isinstance(ref[0], str)
+            and type(ref[1]) is int
+            and (ref[0], ref[1]) in hands
+        ),
+    }.get(object_type)
+    if ok is None or not ok():
+        kind = object_type if object_type.isprintable() else repr(object_type)
+        raise ArchiveError(f"{obj.at('ref')} refers to no {kind}: {_show(ref)}")
+    return ref

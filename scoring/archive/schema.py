@@ -1,0 +1,98 @@
+"""The archive's layout: format name and version, the fields of each kind of row, and the
+one error an archive can cause. See :mod:`scoring.archive` for the format itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FORMAT = "ginclub-tournament"
+VERSION = 1
+TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
+
+TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "date",
+    "venue",
+    "tables",
+    "page_size",
+    "language",
+    "status",
+    "rules",
+    "rules_locked_at",
+    "bracket_kind",
+    "third_place",
+    "consolation",
+    "bracket_reset",
+    "random_draw",
+    "draw_seed",
+    "created",
+    "updated",
+)
+TOURNAMENT_USERS = ("owner", "co_directors", "scorekeepers")
+PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
+ENTRY_FIELDS = ("seed", "checked_in", "paid", "withdrawn", "registered_at")
+MATCH_FIELDS = (
+    "key",
+    "section",
+    "round",
+    "position",
+    "status",
+    "table",
+    "queued_at",
+    "winner_side",
+    "score_a",
+    "score_b",
+    "total_a",
+    "total_b",
+    "is_bye",
+    "forfeit",
+    "conditional",
+    "token",
+    "token_revoked",
+    "next_slot",
+    "loser_next_slot",
+    "first_dealer",
+    "started_at",
+    "completed_at",
+)
+MATCH_ENTRIES = ("side_a", "side_b")
+MATCH_ROUTES = ("next_match", "loser_next_match")
+HAND_FIELDS = (
+    "number",
+    "kind",
+    "by",
+    "deadwood",
+    "defender_deadwood",
+    "knock_card",
+    "entered_at",
+    "updated_at",
+    "entered_via",
+)
+AUDIT_FIELDS = ("at", "via", "action")
+
+# Portable limits (PostgreSQL's column types; SQLite would store anything).
+INT_RANGES = {
+    "PositiveSmallIntegerField": (0, 2**15 - 1),
+    "PositiveIntegerField": (0, 2**31 - 1),
+    "IntegerField": (-(2**31), 2**31 - 1),
+    "BigIntegerField": (-(2**63), 2**63 - 1),
+}
+MAX_JSON_DEPTH = 32
+
+
+class ArchiveError(Exception):
+    """An archive that cannot be imported; the message is one line for the user."""
+
+
+def map_sides(value: Any, object_type: str, convert: Any) -> Any:
+    """``side_a``/``side_b`` in a match's audit snapshot, passed through ``convert`` (entry
+    ids to archive indexes on export, and back on import)."""
+    if object_type != "match" or not isinstance(value, dict):
+        return value
+    return {
+        key: convert(item)
+        if key in MATCH_ENTRIES and isinstance(item, int) and not isinstance(item, bool)
+        else item
+        for key, item in value.items()
+    }
