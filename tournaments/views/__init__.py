@@ -1,0 +1,63 @@
+"""The director's screens: player registry, tournament setup, registration and check-in,
+bracket generation, round control, roles and the audit log; plus the home page.
+
+Every view is a function with an explicit method decorator. Pages own their partials: an
+htmx request gets ``page.html#partial`` (the element with that id), a plain request gets
+the whole page, and every response varies on ``HX-Request``. A POST without htmx ends in
+a redirect with a message; with htmx it returns the region it changed. Permissions are
+checked here, on the server, for every view: anonymous visitors are sent to log in, a
+signed-in user without the right gets 403.
+"""
+
+from __future__ import annotations
+
+from .bracket import bracket, bracket_clear, bracket_generate
+from .entries import (
+    entry_add,
+    entry_flag,
+    entry_list,
+    entry_new,
+    entry_reinstate,
+    entry_remove,
+    entry_seed,
+    entry_seed_by_rating,
+    entry_withdraw,
+)
+from .home import dashboard, home
+from .players import player_create, player_edit, player_import, player_list
+from .roles import audit_log, role_add, role_remove, roles
+from .rounds import match_confirm, match_walkover, round_control, tables_assign
+from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
+
+__all__ = [
+    "audit_log",
+    "bracket",
+    "bracket_clear",
+    "bracket_generate",
+    "dashboard",
+    "entry_add",
+    "entry_flag",
+    "entry_list",
+    "entry_new",
+    "entry_reinstate",
+    "entry_remove",
+    "entry_seed",
+    "entry_seed_by_rating",
+    "entry_withdraw",
+    "home",
+    "match_confirm",
+    "match_walkover",
+    "player_create",
+    "player_edit",
+    "player_import",
+    "player_list",
+    "role_add",
+    "role_remove",
+    "roles",
+    "round_control",
+    "rules_summary_view",
+    "tables_assign",
+    "tournament_create",
+    "tournament_setup",
+    "tournament_status",
+]

@@ -1,0 +1,222 @@
+"""Registration and check-in: entries, seeds, paid, withdrawals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from .. import registration, services
+from ..forms import (
+    AddEntryForm,
+    PlayerForm,
+    SeedForm,
+)
+from ..models import Entry, Player, Tournament
+from .base import (
+    ENTRIES_CHANGED,
+    PLAYER_REGISTERED,
+    manage_url,
+    manage_view,
+    message_text,
+    page,
+)
+
+# -- registration ----------------------------------------------------------------------------
+
+
+def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict:
+    entries = list(
+        tournament.entries.select_related("player").order_by("withdrawn", "seed", "player__name")
+    )
+    entries.sort(key=lambda e: (e.withdrawn, e.seed is None, e.seed or 0, e.player.name))
+    query = request.GET.get("q", "").strip()[:100]
+    candidates = Player.objects.none()
+    if query:
+        candidates = (
+            Player.objects.filter(Q(name__icontains=query) | Q(club_id__icontains=query))
+            .exclude(entries__tournament=tournament)
+            .order_by("name")[:20]
+        )
+    generated = tournament.matches.exists()
+    context = {
+        "tournament": tournament,
+        "entries": entries,
+        "counts": {
+            "entered": sum(not e.withdrawn for e in entries),
+            "checked_in": sum(e.checked_in and not e.withdrawn for e in entries),
+            "paid": sum(e.paid for e in entries),
+            "withdrawn": sum(e.withdrawn for e in entries),
+        },
+        "query": query,
+        "candidates": candidates,
+        "open": not generated and tournament.status != Tournament.Status.FINISHED,
+        "generated": generated,
+        "new_player_form": PlayerForm(prefix="new"),
+        "section": "entries",
+    }
+    context.update(extra)
+    return context
+
+
+@require_GET
+@manage_view
+def entry_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    partial = (
+        "registry-results" if request.GET.get("target") == "registry-results" else "entry-list"
+    )
+    return page(
+        request, "tournaments/entries.html", _entries_context(request, tournament), partial=partial
+    )
+
+
+def _entry_result(
+    request: HttpRequest, tournament: Tournament, *, ok: str = "", error: str = ""
+) -> HttpResponse:
+    """After a registration POST: the refreshed list for htmx, else back to the page."""
+    if request.htmx:
+        context = _entries_context(request, tournament, notice=ok, error=error)
+        response = page(request, "tournaments/entries.html", context, partial="entry-list")
+        if not error:
+            trigger_client_event(response, ENTRIES_CHANGED)
+        return response
+    if error:
+        messages.error(request, error)
+    elif ok:
+        messages.success(request, ok)
+    return redirect(manage_url("entry-list", tournament))
+
+
+@require_POST
+@manage_view
+def entry_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = AddEntryForm(request.POST)
+    if not form.is_valid():
+        problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        return _entry_result(request, tournament, error=problems)
+    try:
+        entry = registration.add_entry(
+            tournament=tournament,
+            player=form.cleaned_data["player"],
+            seed=form.cleaned_data.get("seed"),
+            user=request.user,
+        )
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("%(name)s entered.") % {"name": entry})
+
+
+@require_POST
+@manage_view
+def entry_new(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Add a brand-new player to the registry and enter them."""
+    form = PlayerForm(request.POST, prefix="new")
+    if form.is_valid():
+        try:
+            entry = registration.register_new_player(
+                tournament=tournament, data=form.cleaned_data, user=request.user
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            ok = _("%(name)s entered.") % {"name": entry}
+            if not request.htmx:
+                messages.success(request, ok)
+                return redirect(manage_url("entry-list", tournament))
+            context = _entries_context(request, tournament, new_notice=ok)
+            response = page(request, "tournaments/entries.html", context, partial="new-player")
+            trigger_client_event(response, PLAYER_REGISTERED)
+            trigger_client_event(response, ENTRIES_CHANGED)
+            return response
+    # Invalid: the form again with its errors, nothing saved.
+    context = _entries_context(request, tournament, new_player_form=form)
+    return page(request, "tournaments/entries.html", context, partial="new-player")
+
+
+def _entry(tournament: Tournament, entry_id: int) -> Entry:
+    return get_object_or_404(
+        Entry.objects.select_related("player"), pk=entry_id, tournament=tournament
+    )
+
+
+@require_POST
+@manage_view
+def entry_flag(
+    request: HttpRequest, tournament: Tournament, entry_id: int, field: str
+) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    if field not in registration.ENTRY_FLAGS:
+        return _entry_result(request, tournament, error=_("Unknown flag."))
+    value = request.POST.get("value") == "1"
+    try:
+        registration.set_entry_flag(entry=entry, field=field, value=value, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament)
+
+
+@require_POST
+@manage_view
+def entry_seed(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    form = SeedForm(request.POST)
+    if not form.is_valid():
+        return _entry_result(
+            request, tournament, error=_("A seed is a whole number from 1 up, or empty.")
+        )
+    try:
+        registration.set_seed(entry=entry, seed=form.cleaned_data["seed"], user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament)
+
+
+@require_POST
+@manage_view
+def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    try:
+        services.withdraw(entry=entry, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("%(name)s withdrawn.") % {"name": entry})
+
+
+@require_POST
+@manage_view
+def entry_reinstate(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    try:
+        registration.reinstate_entry(entry=entry, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("%(name)s is back in.") % {"name": entry})
+
+
+@require_POST
+@manage_view
+def entry_remove(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
+    entry = _entry(tournament, entry_id)
+    name = str(entry)
+    try:
+        registration.remove_entry(entry=entry, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("%(name)s removed.") % {"name": name})
+
+
+@require_POST
+@manage_view
+def entry_seed_by_rating(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        registration.seed_by_rating(tournament=tournament, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("Seeded by rating."))
