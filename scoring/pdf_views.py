@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import get_object_or_404
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
@@ -44,6 +44,11 @@ def pdf_response(content: bytes, filename: str, *, secret: bool = False) -> Http
     if secret:
         add_never_cache_headers(response)
     return response
+
+
+def not_found(message: str) -> HttpResponse:
+    """A 404 that says why: these URLs are followed from printed or shared links."""
+    return HttpResponseNotFound(message, content_type="text/plain; charset=utf-8")
 
 
 @require_GET
@@ -75,10 +80,10 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
         is_round_robin = tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN
         section = Match.Section.ROUND_ROBIN if is_round_robin else Match.Section.WINNERS
     elif section not in Match.Section.values:
-        raise Http404(_("There is no such section in a bracket."))
+        return not_found(_("There is no such section in a bracket."))
     matches = pdf_data.round_matches(tournament, section=section, number=number)
     if not matches:
-        raise Http404(_("Round %(round)d has no match to print.") % {"round": number})
+        return not_found(_("Round %(round)d has no match to print.") % {"round": number})
     sheets, labels = pdf_data.round_document(
         tournament, matches, table_link=lambda m: table_url(m, request)
     )
@@ -93,7 +98,7 @@ def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     document = pdf_data.bracket_document(tournament)
     if document is None:
-        raise Http404(_("The bracket has not been drawn yet."))
+        return not_found(_("The bracket has not been drawn yet."))
     sheet, labels = document
     return pdf_response(render_bracket(sheet, labels=labels), f"{slug}-bracket.pdf")
 
@@ -103,6 +108,6 @@ def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     document = pdf_data.standings_document(tournament)
     if document is None:
-        raise Http404(_("The bracket has not been drawn yet."))
+        return not_found(_("The bracket has not been drawn yet."))
     sheet, labels = document
     return pdf_response(render_standings(sheet, labels=labels), f"{slug}-standings.pdf")
