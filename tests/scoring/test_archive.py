@@ -16,7 +16,7 @@ from scoring import archive
 from scoring.demo import match_hands
 from scoring.models import Hand
 from scoring.services import correct_hand, delete_hand, record_hand, set_table_link
-from tests.factories import make_bracket, make_director, make_player, make_user
+from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
@@ -436,3 +436,11 @@ def test_export_view_for_directors_only(client):
     assert response.content.decode() == export(tournament)
     assert client.post(url).status_code == 405
     assert client.get("/t/nope/export.json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_director_screens_link_the_export(client):
+    tournament = make_tournament()
+    client.force_login(tournament.owner)
+    page = client.get(f"/t/{tournament.slug}/manage/").content.decode()
+    assert f'href="/t/{tournament.slug}/export.json"' in page
