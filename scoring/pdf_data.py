@@ -41,7 +41,7 @@ from .pdfs import (
 )
 from .public_board import AT_TABLE, MatchBox, SlotView, match_box
 from .services import sheet_for
-from .standings import round_title
+from .standings import Standing, round_title
 
 TableLink = Callable[[Match], str]
 
@@ -337,6 +337,10 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
+def _average(value: float | None) -> str:
+    return "–" if value is None else formats.number_format(value, 1)
+
+
 def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] | None:
     """The public standings with their statistics; None before the bracket exists."""
     with translation.override(tournament.language):
@@ -344,37 +348,27 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         if not data.matches:
             return None
         standings = data.standings
-        rows = []
-        for row in standings.rows:
-            s = row.stats
-            average = s.average_knock_deadwood
-            values = (
-                f"{s.matches_won}–{s.matches_lost}",
-                f"{s.games_won}–{s.games_lost}",
-                str(s.points_for),
-                str(s.points_against),
-                _signed(s.margin),
-                str(s.hands_won),
-                str(s.gins),
-                str(s.undercuts),
-                str(s.shutouts),
-                "–" if average is None else formats.number_format(average, 1),
-                row.progress,
+        # The public page's statistics that matter on a wall, so the names keep their room
+        # on a page in any language; hands won, undercuts and shutouts stay online.
+        columns: list[tuple[str, Callable[[Standing], str]]] = [
+            (_("Matches"), lambda r: f"{r.stats.matches_won}–{r.stats.matches_lost}"),
+            (_("Games"), lambda r: f"{r.stats.games_won}–{r.stats.games_lost}"),
+            (_("Points for"), lambda r: str(r.stats.points_for)),
+            (_("Points against"), lambda r: str(r.stats.points_against)),
+            ("±", lambda r: _signed(r.stats.margin)),
+            (_("Gins"), lambda r: str(r.stats.gins)),
+            (_("Avg. knock"), lambda r: _average(r.stats.average_knock_deadwood)),
+        ]
+        if any(row.progress for row in standings.rows):
+            progress = _("Played") if data.round_robin else _("Progress")
+            columns.append((progress, lambda r: r.progress))
+        rows = tuple(
+            StandingsRow(
+                row.place_label or "–",
+                f"{row.stats.name} ({row.stats.seed})" if row.stats.seed else row.stats.name,
+                tuple(value(row) for _heading, value in columns),
             )
-            name = f"{s.name} ({s.seed})" if s.seed else s.name
-            rows.append(StandingsRow(row.place_label or "–", name, values))
-        columns = (
-            _("Matches"),
-            _("Games"),
-            _("Points for"),
-            _("Points against"),
-            "±",
-            _("Hands won"),
-            _("Gins"),
-            _("Undercuts"),
-            _("Shutouts"),
-            _("Avg. knock"),
-            _("Played") if data.round_robin else _("Progress"),
+            for row in standings.rows
         )
         notes = []
         if not standings.complete:
@@ -385,8 +379,8 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
             )
         notes.append(
             _(
-                "Matches: won–lost (confirmed results). Games: won–lost, columns in "
-                "Hollywood. Avg. knock: average deadwood when knocking. Seeds in brackets."
+                "Matches: won–lost (confirmed results). Games: won–lost (columns in "
+                "Hollywood). Avg. knock: average deadwood when knocking. Seeds in brackets."
             )
         )
         champion = standings.champion
@@ -394,8 +388,8 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         sheet = StandingsSheet(
             tournament=tournament.name,
             title=_("Standings"),
-            columns=columns,
-            rows=tuple(rows),
+            columns=tuple(heading for heading, _value in columns),
+            rows=rows,
             subtitle=_subtitle(public.page_context(data), extra),
             notes=tuple(notes),
             page_size=tournament.page_size,
