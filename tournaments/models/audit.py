@@ -41,6 +41,8 @@ ACTION_LABELS = {
     "hand entered": _("hand entered"),
     "hand corrected": _("hand corrected"),
     "hand deleted": _("hand deleted"),
+    "table link revoke": _("table link switched off"),
+    "table link renew": _("new table link issued"),
 }
 
 
