@@ -204,7 +204,7 @@ def round_matches(tournament: Tournament, *, section: str, number: int) -> list[
         ).select_related("side_a__player", "side_b__player")
     )
     for match in matches:
-        match.tournament = tournament  # one tournament object, one resolved rule set
+        match.tournament = tournament  # the one already loaded, not a join per row
     return sorted(matches, key=table_order)
 
 
