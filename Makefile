@@ -8,7 +8,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest browser-deps bench loadtest messages clean
+.PHONY: run test lint typecheck pytest browser-deps bench loadtest messages translations clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +55,14 @@ bench: $(DEV_STAMP)
 loadtest: $(DEV_STAMP)
 	$(PY) -m tests.load.run
 
-## messages: recompile the translation catalogues
+## messages: recompile the translation catalogues (the .mo files are committed too)
 messages: $(DEV_STAMP)
+	$(PY) manage.py compilemessages --ignore=.venv
+
+## translations: gather new and changed messages into locale/es (GNU gettext), then compile
+translations: $(DEV_STAMP)
+	$(PY) manage.py makemessages -l es --no-obsolete \
+		--ignore=.venv --ignore=tests --ignore=test-artifacts --ignore=staticfiles
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
