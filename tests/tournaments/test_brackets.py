@@ -711,7 +711,8 @@ def test_the_bracket_module_imports_only_the_standard_library() -> None:
     ],
 )
 def test_large_fields_generate_well_within_a_second(build: Callable[[], Bracket]) -> None:
-    start = time.perf_counter()
+    # CPU time, not wall time: on a shared, loaded machine waiting for a core is not slowness.
+    start = time.process_time()
     bracket = build()
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert bracket.matches
