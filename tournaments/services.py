@@ -373,6 +373,15 @@ def playing_entries(tournament: Tournament) -> tuple[list[Entry], list[Entry]]:
 def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
     kind = tournament.bracket_kind
     draw_seed = tournament.draw_seed if tournament.random_draw else None
+    if kind == Tournament.BracketKind.ROUND_ROBIN:
+        limit = brackets.MAX_ROUND_ROBIN_PLAYERS
+    else:
+        limit = brackets.MAX_PLAYERS
+    if players > limit:
+        raise ValidationError(
+            _("A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.")
+            % {"kind": tournament.get_bracket_kind_display(), "limit": limit, "count": players}
+        )
     try:
         if kind == Tournament.BracketKind.SINGLE_ELIMINATION:
             return brackets.single_elimination(

@@ -147,11 +147,11 @@ def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
             points = knocker - defender + rules.undercut_bonus
     else:
         if hand.deadwood not in (None, 0):
-            raise ScoringError(
-                _("a %(kind)s has no knocker deadwood (it must be 0 or left out)"),
-                {"kind": hand.kind.value.replace("_", " ")},
-                field="deadwood",
-            )
+            if hand.kind is HandKind.GIN:
+                problem = _("a gin has no knocker deadwood (it must be 0 or left out)")
+            else:
+                problem = _("a big gin has no knocker deadwood (it must be 0 or left out)")
+            raise ScoringError(problem, field="deadwood")
         if hand.kind is HandKind.GIN:
             result, bonus = Result.GIN, rules.gin_bonus
         else:
