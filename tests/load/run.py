@@ -1,0 +1,519 @@
+"""``make loadtest``: 64 tables enter whole matches at once through gunicorn (SPEC 10).
+
+Run ``python -m tests.load.run`` (``--help`` for the knobs). For each database, SQLite
+(a scratch file, WAL) and then PostgreSQL 15 (a throwaway cluster started here and
+stopped afterwards), in a child process of its own:
+
+1. migrate a scratch database and set up a tournament of 128 players: 64 first-round
+   matches ready at 64 tables (best of five, the ``tournament`` preset);
+2. start gunicorn on 127.0.0.1 at a free port (``--workers``, ``--threads``);
+3. run the 64 tables at once (:class:`tests.load.client.Table`, one thread each, plain
+   ``urllib`` with a cookie jar): each opens its table link, POSTs every hand of a
+   realistic match with its hand number the way htmx does (with ``--refresh`` it also
+   reloads the two live regions after each hand, as the page does), sometimes sends a
+   hand from a second device at the same moment, and confirms the result;
+4. stop gunicorn and check every match against the engine: the stored hands are exactly
+   the hands the table sent (none lost, none duplicated, none altered), one "hand entered"
+   audit row per hand, the stored summary equals ``sheet_for(match)``, the match is
+   complete and its winner has moved on to the next round.
+
+Requests, errors, lost or duplicated hands, p50/p95 latency and throughput are printed
+and written to ``.bench/load.json``. Budget: zero errors, zero lost or duplicated hands;
+the exit status is 1 otherwise. Every request has a timeout, every phase a deadline,
+and only loopback is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from .client import Plan, Stats, Table, TableResult
+from .servers import ROOT, gunicorn, postgres, postgres_available
+
+REPORT = ROOT / ".bench" / "load.json"
+BACKENDS = ("sqlite", "postgresql")
+# Lines in gunicorn's log (Django logs to stderr) that mean a request went wrong.
+SERVER_TROUBLE = (
+    "Traceback",
+    "Internal Server Error",
+    "[ERROR]",
+    "[CRITICAL]",
+    "WORKER TIMEOUT",
+    "database is locked",
+    "Forbidden",
+    "Bad Request",
+)
+
+
+# -- one phase (child process: Django is set up for one database) ----------------------------
+
+
+def configure(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def setup_tournament(tables: int, rules: dict[str, Any] | None) -> tuple[Any, list[Plan]]:
+    """A running tournament with ``tables`` ready first-round matches, and each one's plan."""
+    from django.db import connections
+
+    from scoring.demo import match_hands
+    from tests.bench.data import hand_seed, new_tournament, ready_matches
+    from tests.factories import make_director
+
+    director = make_director(username="load-director")
+    tournament = new_tournament(
+        2 * tables, owner=director, name="Load test", rules=rules, tables=tables
+    )
+    matches = ready_matches(tournament)
+    if len(matches) != tables or any(m.table is None for m in matches):
+        raise RuntimeError(f"expected {tables} ready matches at tables, got {len(matches)}")
+    plans = []
+    for match in matches:
+        hands = match_hands(tournament.ruleset, seed=hand_seed("load", match.key))
+        plans.append(Plan(match.pk, match.token, [post_fields(hand) for hand in hands]))
+    connections.close_all()
+    return tournament, plans
+
+
+def post_fields(hand: Any) -> dict[str, Any]:
+    fields: dict[str, Any] = {"kind": hand.kind}
+    for name in ("by", "deadwood", "defender_deadwood", "knock_card"):
+        value = getattr(hand, name)
+        if value not in (None, ""):
+            fields[name] = value
+    return fields
+
+
+def drive(base: str, plans: list[Plan], args: argparse.Namespace) -> tuple[Stats, list, float]:
+    """All tables at once; returns what they saw and the wall time of the run."""
+    stats = Stats()
+    deadline = time.monotonic() + args.deadline
+    tables = [
+        Table(
+            base,
+            plan,
+            stats,
+            timeout=args.request_timeout,
+            deadline=deadline,
+            refresh=args.refresh,
+            twin_rate=args.second_device,
+            twin_last=not args.spare_deciding_hand,
+            seed=index,
+        )
+        for index, plan in enumerate(plans)
+    ]
+    results: list[TableResult | None] = [None] * len(tables)
+    start_line = threading.Barrier(len(tables) + 1)
+
+    def play(index: int) -> None:
+        start_line.wait(timeout=60)
+        results[index] = tables[index].run()
+
+    threads = [
+        threading.Thread(target=play, args=(i,), daemon=True, name=f"table-{i}")
+        for i in range(len(tables))
+    ]
+    for thread in threads:
+        thread.start()
+    start_line.wait(timeout=60)
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join(timeout=max(1.0, deadline - time.monotonic() + 2 * args.request_timeout))
+    seconds = time.perf_counter() - start
+    for index, thread in enumerate(threads):
+        if thread.is_alive():
+            stats.error(f"table {index} still running at the deadline")
+    return stats, results, seconds
+
+
+def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, Any]:
+    """Every match against what its table sent and was told, and against the engine.
+
+    *Lost*: a hand the server acknowledged (recorded, or "already entered" to a retry)
+    that is not stored as sent. *Duplicated*: a stored hand beyond those sent, or twice.
+    *Altered*: a stored hand that differs from the one sent under its number. *Unsent*:
+    hands a table never got to send (it stopped on an error or at the deadline).
+    """
+    from scoring.models import Hand
+    from scoring.services import HandData, sheet_for
+    from tournaments.models import AuditEntry, Match
+
+    totals = dict.fromkeys(("lost", "duplicated", "altered", "unsent", "unacknowledged"), 0)
+    problems: list[str] = []
+    for plan, result in zip(plans, results, strict=True):
+        result = result or TableResult(plan.match_id)
+        match = Match.objects.select_related("tournament").get(pk=plan.match_id)
+        sent = [
+            HandData(
+                h["kind"],
+                h.get("by", ""),
+                h.get("deadwood"),
+                h.get("defender_deadwood"),
+                h.get("knock_card", ""),
+            ).cleaned()
+            for h in plan.hands[: result.attempted]
+        ]
+        stored = list(Hand.objects.filter(match=match).order_by("number"))
+        numbers = [hand.number for hand in stored]
+        by_number = {hand.number: HandData.of(hand) for hand in stored}
+        lost = [n for n in result.recorded if n not in by_number]
+        extra = len(numbers) - len(set(numbers)) + sum(1 for n in numbers if n > len(sent))
+        altered = [n for n, hand in enumerate(sent, 1) if n in by_number and by_number[n] != hand]
+        unacknowledged = [n for n in by_number if n not in result.recorded]
+        counts = {
+            "lost": len(lost),
+            "duplicated": extra,
+            "altered": len(altered),
+            "unsent": len(plan.hands) - result.attempted,
+            "unacknowledged": len(unacknowledged),
+        }
+        for name, count in counts.items():
+            totals[name] += count
+        if lost or extra or altered:
+            problems.append(f"{match.key}: lost {lost[:5]}, {extra} extra, altered {altered[:5]}")
+        audits = AuditEntry.objects.filter(
+            tournament=match.tournament,
+            action="hand entered",
+            object_type="hand",
+            object_id__in=[str(hand.pk) for hand in stored],
+        ).count()
+        if audits != len(stored):
+            problems.append(f"{match.key}: {audits} 'hand entered' audit rows for {len(stored)}")
+        sheet = sheet_for(match, stored)
+        summary = sheet.match
+        expected = (
+            summary.won.a,
+            summary.won.b,
+            summary.total.a,
+            summary.total.b,
+            summary.winner.value if summary.winner else "",
+        )
+        actual = (match.score_a, match.score_b, match.total_a, match.total_b, match.winner_side)
+        if expected != actual:
+            problems.append(f"{match.key}: stored summary {actual}, engine {expected}")
+        if not result.confirmed:
+            continue  # the table stopped early: its errors say why
+        if not sheet.complete:
+            problems.append(f"{match.key}: confirmed, but the engine says it is not decided")
+        if match.status != Match.Status.COMPLETE:
+            problems.append(f"{match.key}: status {match.status} after confirmation")
+        elif match.next_match_id:
+            following = Match.objects.get(pk=match.next_match_id)
+            winner = match.side_a_id if match.winner_side == "A" else match.side_b_id
+            placed = following.side_a_id if match.next_slot == "A" else following.side_b_id
+            if placed != winner:
+                problems.append(
+                    f"{match.key}: winner not in {following.key} slot {match.next_slot}"
+                )
+    return {
+        "matches": len(plans),
+        "hands_planned": sum(len(plan.hands) for plan in plans),
+        "hands_stored": Hand.objects.filter(match_id__in=[p.match_id for p in plans]).count(),
+        "lost_hands": totals["lost"],
+        "duplicated_hands": totals["duplicated"],
+        "altered_hands": totals["altered"],
+        "unsent_hands": totals["unsent"],
+        "stored_unacknowledged": totals["unacknowledged"],
+        "problems": problems,
+    }
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def latency(values: list[float]) -> dict[str, Any]:
+    return {
+        "count": len(values),
+        "p50_ms": round(percentile(values, 0.50) * 1000, 1),
+        "p95_ms": round(percentile(values, 0.95) * 1000, 1),
+        "max_ms": round(max(values, default=0.0) * 1000, 1),
+        "mean_ms": round(statistics.fmean(values) * 1000, 1) if values else 0.0,
+    }
+
+
+def server_times(access: Path) -> dict[str, Any]:
+    """gunicorn's own time per request (from its access log), by the same kinds as the
+    client's: what the request cost once a worker thread had it, without the queue."""
+    kinds: dict[str, list[float]] = {}
+    try:
+        lines = access.read_text(errors="replace").splitlines()
+    except OSError:
+        return {}
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 4 or not parts[0].isdigit():
+            continue
+        method, path = parts[2], parts[3]
+        if path.endswith("/hands/"):
+            kind = "hand"
+        elif path.endswith("/confirm/"):
+            kind = "confirm"
+        elif method == "GET" and path.startswith("/table/"):
+            kind = "page"
+        else:
+            continue
+        kinds.setdefault(kind, []).append(int(parts[0]) / 1e6)
+    return {kind: latency(values) for kind, values in sorted(kinds.items())}
+
+
+def phase(backend: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Set up, serve, drive and verify one database; Django is configured here."""
+    from django.db import connection
+
+    rules = {"game_target": args.game_target} if args.game_target else None
+    tournament, plans = setup_tournament(args.tables, rules)
+    server_env = {**os.environ}
+    log = Path(args.scratch) / f"gunicorn-{backend}.log"
+    access = Path(args.scratch) / f"access-{backend}.log"
+    with gunicorn(
+        server_env, workers=args.workers, threads=args.threads, log=log, access_log=access
+    ) as base:
+        stats, results, seconds = drive(base, plans, args)
+    checked = verify(plans, results)
+    all_latencies = [s for values in stats.latencies.values() for s in values]
+    errors = stats.errors
+    server_log = log.read_text(errors="replace") if log.exists() else ""
+    server_errors = [
+        line for line in server_log.splitlines() if any(mark in line for mark in SERVER_TROUBLE)
+    ]
+    result: dict[str, Any] = {
+        "backend": backend,
+        "database": connection.vendor
+        + (f" {connection.Database.sqlite_version}" if connection.vendor == "sqlite" else ""),
+        "tables": len(plans),
+        "rules": tournament.rules.get("preset", "") + (f" {rules}" if rules else ""),
+        "gunicorn": f"{args.workers} workers × {args.threads} threads",
+        "seconds": round(seconds, 2),
+        "requests": stats.requests,
+        "errors": len(errors),
+        "error_samples": errors[:20],
+        "server_errors": server_errors[:20],
+        "throughput_rps": round(stats.requests / seconds, 1) if seconds else 0.0,
+        "hands_per_second": round(checked["hands_stored"] / seconds, 1) if seconds else 0.0,
+        "latency": latency(all_latencies),
+        "latency_by_kind": {kind: latency(v) for kind, v in sorted(stats.latencies.items())},
+        "server_time_by_kind": server_times(access),
+        "counters": dict(sorted(stats.counters.items())),
+        "tables_finished": sum(1 for r in results if r is not None and r.finished),
+        "tables_confirmed": sum(1 for r in results if r is not None and r.confirmed),
+        **checked,
+    }
+    result["pass"] = (
+        result["errors"] == 0
+        and not server_errors
+        and checked["lost_hands"] == 0
+        and checked["duplicated_hands"] == 0
+        and checked["altered_hands"] == 0
+        and checked["unsent_hands"] == 0
+        and not checked["problems"]
+        and result["tables_confirmed"] == len(plans)
+    )
+    return result
+
+
+def run_phase(args: argparse.Namespace) -> int:
+    """Entry point of the child process (``--phase``)."""
+    configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
+    try:
+        result = phase(args.phase, args)
+    except Exception as error:
+        import traceback
+
+        result = {
+            "backend": args.phase,
+            "pass": False,
+            "failed": f"{error!r}",
+            "traceback": traceback.format_exc()[-4000:],
+        }
+    Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    return 0 if result["pass"] else 1
+
+
+# -- the whole run (parent: starts a child per database) -------------------------------------
+
+
+def child_args(args: argparse.Namespace, backend: str, out: Path, scratch: str) -> list[str]:
+    argv = [
+        sys.executable,
+        "-m",
+        "tests.load.run",
+        "--phase",
+        backend,
+        "--out",
+        str(out),
+        "--scratch",
+        scratch,
+        "--tables",
+        str(args.tables),
+        "--workers",
+        str(args.workers),
+        "--threads",
+        str(args.threads),
+        "--deadline",
+        str(args.deadline),
+        "--request-timeout",
+        str(args.request_timeout),
+        "--second-device",
+        str(args.second_device),
+    ]
+    if args.game_target:
+        argv += ["--game-target", str(args.game_target)]
+    if args.refresh:
+        argv.append("--refresh")
+    if args.spare_deciding_hand:
+        argv.append("--spare-deciding-hand")
+    return argv
+
+
+def run_backend(backend: str, args: argparse.Namespace, scratch: str) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
+    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
+    env["PYTHONPATH"] = str(ROOT)
+    out = Path(scratch) / f"{backend}.json"
+    limit = args.deadline + 300  # setup, migrations, verification
+
+    def child() -> dict[str, Any]:
+        try:
+            done = subprocess.run(
+                child_args(args, backend, out, scratch),
+                cwd=ROOT,
+                env=env,
+                timeout=limit,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return {"backend": backend, "pass": False, "failed": f"phase over {limit} s"}
+        if not out.exists():
+            return {"backend": backend, "pass": False, "failed": f"exit {done.returncode}"}
+        return json.loads(out.read_text())
+
+    if backend == "sqlite":
+        env["SQLITE_PATH"] = str(Path(scratch) / "load.sqlite3")
+        return child()
+    problem = postgres_available()
+    if problem:
+        return {"backend": backend, "pass": False, "failed": f"not run: {problem}"}
+    with postgres(max_connections=200) as url:
+        env["DATABASE_URL"] = url
+        return child()
+
+
+def print_result(result: dict[str, Any]) -> None:
+    name = result.get("database", result["backend"])
+    if "failed" in result:
+        print(f"\n{name}: FAILED: {result['failed']}")
+        if "traceback" in result:
+            print(result["traceback"])
+        return
+    verdict = "pass" if result["pass"] else "FAIL"
+    lat = result["latency"]
+    print(
+        f"\n{name} · {result['tables']} tables · {result['rules']} · gunicorn {result['gunicorn']}"
+        f" · {verdict}\n"
+        f"  requests {result['requests']} in {result['seconds']} s · "
+        f"{result['throughput_rps']} req/s · {result['hands_per_second']} hands/s\n"
+        f"  errors {result['errors']} · lost hands {result['lost_hands']} · duplicated "
+        f"{result['duplicated_hands']} · altered {result['altered_hands']} · unsent "
+        f"{result['unsent_hands']} · hands stored {result['hands_stored']}/"
+        f"{result['hands_planned']} · confirmed "
+        f"{result['tables_confirmed']}/{result['tables']}\n"
+        f"  latency p50 {lat['p50_ms']} ms · p95 {lat['p95_ms']} ms · max {lat['max_ms']} ms"
+    )
+    server = result.get("server_time_by_kind", {})
+    for kind, values in result["latency_by_kind"].items():
+        inside = server.get(kind)
+        print(
+            f"    {kind:8} {values['count']:6} requests · p50 {values['p50_ms']:7.1f} ms · "
+            f"p95 {values['p95_ms']:7.1f} ms · max {values['max_ms']:7.1f} ms"
+            + (
+                f"  (in gunicorn: p50 {inside['p50_ms']:.1f} · p95 {inside['p95_ms']:.1f}"
+                f" · max {inside['max_ms']:.1f})"
+                if inside
+                else ""
+            )
+        )
+    if result["counters"]:
+        print("  " + " · ".join(f"{k} {v}" for k, v in result["counters"].items()))
+    for line in result["error_samples"][:10] + result["server_errors"][:10]:
+        print(f"  ! {line}")
+    for line in result["problems"][:10]:
+        print(f"  ! {line}")
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", choices=(*BACKENDS, "both"), default="both")
+    parser.add_argument("--tables", type=int, default=64)
+    parser.add_argument("--game-target", type=int, help="shorter games (rules override)")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--deadline", type=float, default=600, help="seconds per database")
+    parser.add_argument("--request-timeout", type=float, default=30)
+    parser.add_argument(
+        "--second-device", type=float, default=0.05, help="share of hands sent twice at once"
+    )
+    parser.add_argument(
+        "--spare-deciding-hand",
+        action="store_true",
+        help="never send a match's deciding hand from a second device",
+    )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="after each hand also GET the two regions htmx reloads (triples the requests)",
+    )
+    parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument("--phase", choices=BACKENDS, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--scratch", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    if args.phase:
+        return run_phase(args)
+    backends = BACKENDS if args.backend == "both" else (args.backend,)
+    report: dict[str, Any] = {
+        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "cpus": os.cpu_count(),
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+        "budget": "zero errors, zero lost or duplicated hands",
+        "runs": [],
+    }
+    with tempfile.TemporaryDirectory(prefix="ginclub-load-") as scratch:
+        for backend in backends:
+            result = run_backend(backend, args, scratch)
+            report["runs"].append(result)
+            print_result(result)
+    report["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
+    report["pass"] = all(run["pass"] for run in report["runs"])
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print(f"\n{'budget met' if report['pass'] else 'BUDGET BROKEN'} · report: {args.report}")
+    return 0 if report["pass"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

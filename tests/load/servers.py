@@ -1,0 +1,203 @@
+"""The processes a load test starts: gunicorn on loopback and a throwaway PostgreSQL 15.
+
+Both are context managers that stop what they started (by its process id, never by
+name) on the way out, also after an error or an interrupt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+PG_USER = "postgres"
+ACCESS_FORMAT = "%(D)s %(s)s %(m)s %(U)s"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen, grace: float = 10.0) -> None:
+    """SIGTERM the process group we started, then SIGKILL it if it lingers."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=grace)
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+@contextlib.contextmanager
+def gunicorn(
+    env: dict[str, str],
+    *,
+    workers: int,
+    threads: int,
+    log: Path,
+    access_log: Path | None = None,
+    timeout: float = 60.0,
+) -> Iterator[str]:
+    """gunicorn serving the site on 127.0.0.1 at a free port; yields its base URL.
+
+    With ``access_log`` every request is logged as "<microseconds> <status> <method>
+    <path>": the time gunicorn spent on it, without the wait for a free worker."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--timeout",
+        str(int(timeout)),
+        "--graceful-timeout",
+        "5",
+        "--log-level",
+        "warning",
+        "--error-logfile",
+        str(log),
+    ]
+    if access_log is not None:
+        command += ["--access-logfile", str(access_log), "--access-logformat", ACCESS_FORMAT]
+    with open(log, "ab") as output:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(process, base, log)
+        yield base
+    finally:
+        _stop(process)
+
+
+def _wait_until_serving(process: subprocess.Popen, base: str, log: Path) -> None:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{_tail(log)}")
+        try:
+            with opener.open(base + "/", timeout=5):
+                return
+        except urllib.error.HTTPError:
+            return  # any HTTP answer means it is serving
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer within 60 s:\n{_tail(log)}")
+
+
+def _as_postgres(command: str, *, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["su", PG_USER, "-s", "/bin/sh", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def postgres_available() -> str | None:
+    """Why a throwaway cluster cannot be started here, or None if it can."""
+    if not (PG_BIN / "initdb").exists():
+        return f"no PostgreSQL 15 binaries in {PG_BIN}"
+    if os.geteuid() != 0:
+        return "starting a cluster as the postgres user needs root"
+    try:
+        import pwd
+
+        pwd.getpwnam(PG_USER)
+    except KeyError:
+        return f"no {PG_USER} user"
+    return None
+
+
+@contextlib.contextmanager
+def postgres(*, max_connections: int = 200) -> Iterator[str]:
+    """A fresh PostgreSQL 15 cluster on 127.0.0.1 (trust auth, its own port and temporary
+    directory); yields a DATABASE_URL for a new empty database. Stopped and deleted after."""
+    problem = postgres_available()
+    if problem:
+        raise RuntimeError(problem)
+    import pwd
+
+    scratch = Path(tempfile.mkdtemp(prefix="ginclub-pg-"))
+    account = pwd.getpwnam(PG_USER)
+    os.chown(scratch, account.pw_uid, account.pw_gid)
+    data, log = scratch / "data", scratch / "server.log"
+    port = free_port()
+    started = False
+    try:
+        done = _as_postgres(
+            f"{PG_BIN}/initdb -A trust -U postgres -E UTF8 --no-locale -D {data}", timeout=180
+        )
+        if done.returncode:
+            raise RuntimeError(f"initdb failed:\n{done.stdout}\n{done.stderr}")
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={port} -c max_connections={max_connections} "
+            f"-c unix_socket_directories={scratch} -c logging_collector=off"
+        )
+        done = _as_postgres(
+            f"{PG_BIN}/pg_ctl -D {data} -l {log} -w -t 60 -o '{options}' start", timeout=90
+        )
+        started = True
+        if done.returncode:
+            raise RuntimeError(f"PostgreSQL did not start:\n{done.stderr}\n{_tail(log)}")
+        done = _as_postgres(f"{PG_BIN}/createdb -h 127.0.0.1 -p {port} ginclub_load")
+        if done.returncode:
+            raise RuntimeError(f"createdb failed:\n{done.stderr}")
+        yield f"postgres://postgres@127.0.0.1:{port}/ginclub_load"
+    finally:
+        if started:
+            _stop_postgres(data)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _stop_postgres(data: Path) -> None:
+    """pg_ctl stop; if the server is still there, SIGKILL the postmaster we started."""
+    pid_file = data / "postmaster.pid"
+    try:
+        pid = int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        pid = None
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        _as_postgres(f"{PG_BIN}/pg_ctl -D {data} -m fast -w -t 60 stop", timeout=90)
+    if pid is not None and pid_file.exists():
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
