@@ -589,10 +589,11 @@ def print_report(report: dict[str, Any]) -> None:
     pdf = report.get("round_pack") or {}
     if "skipped" in pdf:
         print(f"  round pack: {pdf['skipped']}")
-    print("\nbudget                                                          value       budget   ")
+    width = max(len(check["name"]) for check in report["budgets"])
+    print(f"\n  {'budget':{width}} {'value':>10}  {'budget':>7}")
     for check in report["budgets"]:
         verdict = "pass" if check["pass"] else "FAIL"
-        print(f"  {check['name']:60} {check['value']!s:>10}  {check['budget']:>7}  {verdict}")
+        print(f"  {check['name']:{width}} {check['value']!s:>10}  {check['budget']:>7}  {verdict}")
     print(f"\n{'all budgets met' if report['pass'] else 'BUDGET BROKEN'} · {report['seconds']} s")
 
 
