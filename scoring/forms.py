@@ -135,6 +135,14 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        number = data.get("number")
+        if self.replacing is None and number is not None and number <= len(self.hands):
+            # A double tap or a second device: say so, rather than scoring the hand as the
+            # next one (which, after the deciding hand, fails with a confusing message).
+            self.add_error(
+                None, gettext("Hand %(number)d is already entered.") % {"number": number}
+            )
+            return data
         if self.errors or "kind" not in data:
             return data
         for name in self.required_fields(data["kind"]):

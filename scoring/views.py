@@ -180,6 +180,8 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
         response = _page(request, sheet_context(access), "match-entry")
         return trigger_client_event(response, HAND_RECORDED)
     context = sheet_context(access, hands=hands, form=form)
+    if context["form"] is None:  # entry has closed (the match is decided): still say why
+        context["entry_errors"] = form.non_field_errors()
     response = _page(request, context, "match-entry")
     if not request.htmx:
         response.status_code = 400

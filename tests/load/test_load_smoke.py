@@ -33,10 +33,6 @@ def test_four_tables_lose_nothing(tmp_path):
             "2",
             "--second-device",
             "0.3",
-            # A deciding hand sent again is answered with the confirmation box instead of
-            # "already entered" (scoring/forms.py previews it as the next hand first); the
-            # full `make loadtest` still sends it. Drop this flag once that is fixed.
-            "--spare-deciding-hand",
             "--deadline",
             "60",
             "--request-timeout",

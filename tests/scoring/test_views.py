@@ -336,3 +336,15 @@ def test_oklahoma_entry_takes_the_knock_card(client):
     assert hand.knock_card == "7S"
     page = client.get(sheet_url(match)).content.decode()
     assert "+28" in page and "spades ×2" in page
+
+
+def test_repeating_the_deciding_hand_says_already_entered(client):
+    match = ready_match(preset="modern")
+    client.force_login(match.tournament.owner)
+    url = sheet_url(match, "hand-create")
+    client.post(url, post_data(1, gin("A", 98)), **HTMX)  # 123: game and match
+    match.refresh_from_db()
+    assert match.status == Match.Status.AWAITING
+    response = client.post(url, post_data(1, gin("A", 98)), **HTMX)
+    assert "Hand 1 is already entered." in response.content.decode()
+    assert Hand.objects.filter(match=match).count() == 1
