@@ -6,7 +6,7 @@ A Hollywood column is scored exactly like a game; only which hands go into it di
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .hands import HandScore, Side
@@ -65,19 +65,23 @@ class GameTally:
     def add(self, number: int, score: HandScore, target: int) -> GameTally:
         """This tally with hand ``number`` in it; closes when the hand's winner reaches target."""
         assert not self.closed, "a closed game takes no more hands"
-        tally = replace(self, hands=(*self.hands, number))
+        hands = (*self.hands, number)
         side = score.winner
+        # Built directly rather than with dataclasses.replace: every hand of every match
+        # shown on a tournament page passes through here.
         if side is None:
-            return tally
-        tally = replace(
-            tally,
-            points=tally.points.plus(side, score.points),
-            hands_won=tally.hands_won.plus(side, 1),
-            boxes=tally.boxes.plus(side, score.boxes),
+            return GameTally(self.number, hands, self.points, self.hands_won, self.boxes)
+        points = self.points.plus(side, score.points)
+        closed = points[side] >= target
+        return GameTally(
+            self.number,
+            hands,
+            points,
+            self.hands_won.plus(side, 1),
+            self.boxes.plus(side, score.boxes),
+            side if closed else None,
+            number if closed else None,
         )
-        if tally.points[side] >= target:
-            tally = replace(tally, winner=side, closed_by_hand=number)
-        return tally
 
 
 @dataclass(frozen=True, slots=True)
