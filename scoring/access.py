@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 
+from .middleware import use_tournament_language
+
 # Failed table-link look-ups per client address before it is turned away for a while.
 TOKEN_FAILURE_LIMIT = 20
 TOKEN_FAILURE_WINDOW = 15 * 60
@@ -78,6 +80,7 @@ def for_user(request: HttpRequest, slug: str, match_id: int) -> MatchAccess:
         tournament__slug=slug,
     )
     tournament = match.tournament
+    use_tournament_language(request, tournament.language)
     user = request.user
     directing = can_direct(user, tournament)
     scoring = directing or can_score(user, tournament)
@@ -102,6 +105,7 @@ def for_token(request: HttpRequest, token: str) -> MatchAccess:
         except ValueError:
             cache.set(key, 1, TOKEN_FAILURE_WINDOW)
         raise Http404(_("This table link is not valid."))
+    use_tournament_language(request, match.tournament.language)
     if match.token_revoked:
         raise TableLinkClosed(match, _("The director has switched off this table link."))
     if match.status == Match.Status.COMPLETE:

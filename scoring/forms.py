@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -68,10 +69,14 @@ class HandForm(forms.Form):
         self,
         *args: Any,
         match: Match,
-        hands: list[Hand],
+        hands: Sequence[Hand] | None,
         replacing: int | None = None,
+        next_number: int | None = None,
         **kwargs: Any,
     ) -> None:
+        """``hands`` are the match's hands so far; None when the caller lets the service
+        check the hand against them (entering a hand: the service does it in its
+        transaction, so the rules run once). ``next_number`` labels a fresh form then."""
         super().__init__(*args, **kwargs)
         self.match = match
         self.hands = hands
@@ -91,7 +96,8 @@ class HandForm(forms.Form):
             self.fields["knock_card"].choices = card_choices()
         else:
             del self.fields["knock_card"]
-        if replacing is None and not hands and not match.first_dealer:
+        count = len(hands) if hands is not None else (next_number or 1) - 1
+        if replacing is None and count == 0 and not match.first_dealer:
             self.fields["first_dealer"] = forms.ChoiceField(
                 label=_("Who dealt the first hand?"),
                 choices=self.fields["by"].choices,
@@ -99,10 +105,18 @@ class HandForm(forms.Form):
                 required=False,
                 help_text=_("Optional: the sheet then shows who deals each hand."),
             )
-        if replacing is not None:
-            self.fields["number"].initial = replacing
-        else:
-            self.fields["number"].initial = len(hands) + 1
+        self.fields["number"].initial = replacing if replacing is not None else count + 1
+
+    @property
+    def card_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The knock card choices as (group, options) pairs; the blank choice has no group."""
+        groups: list[tuple[str, list[tuple[str, str]]]] = []
+        for value, label in self.fields["knock_card"].choices:
+            if isinstance(label, list | tuple):
+                groups.append((str(value), [(v, str(text)) for v, text in label]))
+            else:
+                groups.append(("", [(value, str(label))]))
+        return groups
 
     @property
     def preview_winner(self) -> str:
@@ -136,7 +150,13 @@ class HandForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         number = data.get("number")
-        if self.replacing is None and number is not None and number <= len(self.hands):
+        hands = self.hands
+        if (
+            self.replacing is None
+            and hands is not None
+            and number is not None
+            and number <= len(hands)
+        ):
             # A double tap or a second device: say so, rather than scoring the hand as the
             # next one (which, after the deciding hand, fails with a confusing message).
             self.add_error(
@@ -149,10 +169,10 @@ class HandForm(forms.Form):
             if data.get(name) in (None, ""):
                 self.missing.append(str(self.fields[name].label))
                 self.add_error(name, MISSING[name])
-        if self.missing:
+        if self.missing or hands is None:
             return data
         hand = self.hand_data()
-        earlier = self.hands if self.replacing is None else self.hands[: self.replacing - 1]
+        earlier = hands if self.replacing is None else hands[: self.replacing - 1]
         try:
             self.preview = services.preview(
                 self.match, earlier, hand, dealer=data.get("first_dealer") or None

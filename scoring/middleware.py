@@ -15,9 +15,20 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from tournaments.models import Match, Tournament
+from tournaments.models import Tournament
 
-PUBLIC_NAMESPACES = {"public", "scoring"}
+# Match sheets and table links (namespace "scoring") load their tournament anyway and call
+# use_tournament_language themselves, which saves the hot hand-entry path a query.
+PUBLIC_NAMESPACES = {"public"}
+
+
+def use_tournament_language(request: HttpRequest, language: str) -> None:
+    """Speak ``language`` for this request unless the visitor chose one with the switcher."""
+    if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+        return
+    if language in dict(settings.LANGUAGES):
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
 
 
 class TournamentLanguageMiddleware:
@@ -33,21 +44,12 @@ class TournamentLanguageMiddleware:
         match = request.resolver_match
         if match is None or match.namespace not in PUBLIC_NAMESPACES:
             return
-        if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
+        if settings.LANGUAGE_COOKIE_NAME in request.COOKIES or "slug" not in kwargs:
             return
-        language = None
-        if "slug" in kwargs:
-            language = (
-                Tournament.objects.filter(slug=kwargs["slug"])
-                .values_list("language", flat=True)
-                .first()
-            )
-        elif "token" in kwargs:
-            language = (
-                Match.objects.filter(token=kwargs["token"])
-                .values_list("tournament__language", flat=True)
-                .first()
-            )
-        if language in dict(settings.LANGUAGES):
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
+        language = (
+            Tournament.objects.filter(slug=kwargs["slug"])
+            .values_list("language", flat=True)
+            .first()
+        )
+        if language:
+            use_tournament_language(request, language)

@@ -34,6 +34,8 @@ from tournaments.models import Match
 
 from .models import Hand
 
+HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
+
 
 class HandConflict(Exception):
     """The hand number does not fit: already entered, or not the next one."""
@@ -88,6 +90,12 @@ def load_hands(match: Match) -> list[Hand]:
     return list(Hand.objects.filter(match=match).order_by("number"))
 
 
+def load_inputs(match: Match) -> list[HandInput]:
+    """The match's hands as engine input, without building model instances (hot path)."""
+    rows = Hand.objects.filter(match=match).order_by("number").values_list(*HAND_FIELDS)
+    return [HandData(*row).to_input() for row in rows]
+
+
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
     rows = load_hands(match) if hands is None else hands
@@ -103,8 +111,37 @@ def preview(
     )
 
 
+# What a hand write reads and may change on the match row; the rest never changes while
+# a match is played, so the caller's copy (with its players already loaded) is kept.
+LIVE_FIELDS = (
+    "status",
+    "winner_side",
+    "score_a",
+    "score_b",
+    "total_a",
+    "total_b",
+    "side_a_id",
+    "side_b_id",
+    "first_dealer",
+    "forfeit",
+    "table",
+    "token",
+    "token_revoked",
+    "started_at",
+    "completed_at",
+)
+
+
 def _locked_match(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("tournament").get(pk=match.pk)
+    """Lock the match row for this transaction and bring ``match`` up to date from it.
+
+    Only the live fields are read (a small query on the hottest path); a changed side drops
+    that side's cached entry, so nothing stale is shown.
+    """
+    row = Match.objects.select_for_update().filter(pk=match.pk).values(*LIVE_FIELDS).get()
+    for name, value in row.items():
+        setattr(match, name, value)
+    return match
 
 
 def _check_open(match: Match) -> None:
@@ -145,13 +182,13 @@ def record_hand(
     data = data.cleaned()
     with transaction.atomic():
         match = _locked_match(match)
-        hands = load_hands(match)
-        if number <= len(hands):
+        inputs = load_inputs(match)
+        if number <= len(inputs):
             raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
-        if number != len(hands) + 1:
+        if number != len(inputs) + 1:
             raise HandConflict(
                 _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
-                % {"number": number, "next": len(hands) + 1}
+                % {"number": number, "next": len(inputs) + 1}
             )
         _check_open(match)
         if number == 1 and dealer in ("A", "B") and not match.first_dealer:
@@ -159,18 +196,18 @@ def record_hand(
             match.save(update_fields=["first_dealer"])
         sheet = score_match(
             match.tournament.ruleset,
-            [*hand_inputs(hands), data.to_input()],
+            [*inputs, data.to_input()],
             first_dealer(match),
         )
         try:
-            with transaction.atomic():
-                hand = Hand.objects.create(
-                    match=match,
-                    number=number,
-                    entered_by=_user(user),
-                    entered_via=via,
-                    **asdict(data),
-                )
+            # No savepoint needed: on a clash the whole transaction is rolled back anyway.
+            hand = Hand.objects.create(
+                match=match,
+                number=number,
+                entered_by=_user(user),
+                entered_via=via,
+                **asdict(data),
+            )
         except IntegrityError:
             raise HandConflict(
                 _("Hand %(number)d is already entered.") % {"number": number}

@@ -18,11 +18,12 @@ from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from scoring.engine import ScoringError
+from scoring.engine import MatchSheet, ScoringError
 from tournaments.models import Match
 from tournaments.services import blocking_match
 
@@ -96,11 +97,18 @@ def table_url(match: Match, request: HttpRequest | None = None) -> str:
 
 
 def sheet_context(
-    access: MatchAccess, *, hands: list[Hand] | None = None, form: HandForm | None = None
+    access: MatchAccess,
+    *,
+    hands: list[Hand] | None = None,
+    form: HandForm | None = None,
+    sheet: MatchSheet | None = None,
 ) -> dict[str, Any]:
+    """Everything the match page shows. Pass the ``sheet`` a service just computed to
+    render without loading the hands again."""
     match = access.match
-    hands = services.load_hands(match) if hands is None else hands
-    sheet = services.sheet_for(match, hands)
+    if sheet is None:
+        hands = services.load_hands(match) if hands is None else hands
+        sheet = services.sheet_for(match, hands)
     entry_open = (
         access.can_enter
         and match.has_both_sides
@@ -112,15 +120,16 @@ def sheet_context(
         and not sheet.complete
     )
     if form is None and entry_open:
-        form = HandForm(match=match, hands=hands)
+        form = HandForm(match=match, hands=hands, next_number=len(sheet.hands) + 1)
     return {
         **base_context(access),
         "sheet": sheet,
-        "view": present(sheet, names_of(match)),
+        # Built only if the template asks: the entry region after a hand mostly does not.
+        "view": SimpleLazyObject(lambda: present(sheet, names_of(match))),
         "form": form if entry_open else None,
         "awaiting": match.status == Match.Status.AWAITING,
         "loser_name": match.side_name(match.loser_side) if match.winner_side else "",
-        "hand_count": len(hands),
+        "hand_count": len(sheet.hands),
     }
 
 
@@ -147,14 +156,18 @@ def match_entry(request: HttpRequest, access: MatchAccess) -> HttpResponse:
 @require_POST
 @match_view
 def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """Save the next hand. The service checks its number and its rules in one transaction,
+    so the engine runs once; a preview request ("Show points" without JavaScript) only
+    scores it."""
     require_entry(access)
     match = access.match
-    hands = services.load_hands(match)
+    previewing = "preview" in request.POST
+    hands = services.load_hands(match) if previewing else None
     form = HandForm(request.POST, match=match, hands=hands)
-    recorded = False
-    if form.is_valid() and "preview" not in request.POST:
+    recorded: MatchSheet | None = None
+    if form.is_valid() and not previewing:
         try:
-            services.record_hand(
+            recorded = services.record_hand(
                 match=match,
                 number=form.cleaned_data["number"],
                 data=form.hand_data(),
@@ -165,19 +178,17 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
         except services.HandConflict as conflict:
             form.add_error(None, str(conflict))
         except ScoringError as error:
-            form.add_error(None, error.render(_))
+            field = error.field if error.field in form.fields else None
+            form.add_error(field, error.problem(_) if field else error.render(_))
         except ValidationError as error:
             form.add_error(None, error)
-        else:
-            recorded = True
-    if recorded:
-        match.refresh_from_db()
+    if recorded is not None:
         if not request.htmx:
             messages.success(
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
             return HttpResponseRedirect(access.url("match-sheet"))
-        response = _page(request, sheet_context(access), "match-entry")
+        response = _page(request, sheet_context(access, sheet=recorded), "match-entry")
         return trigger_client_event(response, HAND_RECORDED)
     context = sheet_context(access, hands=hands, form=form)
     if context["form"] is None:  # entry has closed (the match is decided): still say why
