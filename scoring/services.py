@@ -151,7 +151,8 @@ def _check_open(match: Match) -> None:
         raise HandConflict(_("This match is complete; its result has been confirmed."))
 
 
-def _store_summary(match: Match, sheet: MatchSheet, *, user: Any, via: str) -> None:
+def store_summary(match: Match, sheet: MatchSheet, *, user: Any = None, via: str = "") -> None:
+    """Write the engine's match summary to the match row (inside the caller's transaction)."""
     summary = sheet.match
     tournament_services.set_match_progress(
         match=match,
@@ -212,7 +213,7 @@ def record_hand(
             raise HandConflict(
                 _("Hand %(number)d is already entered.") % {"number": number}
             ) from None
-        _store_summary(match, sheet, user=user, via=via)
+        store_summary(match, sheet, user=user, via=via)
         if match.tournament.rules_locked_at is None:
             tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
         audit.record(
@@ -242,7 +243,7 @@ def correct_hand(
         for field, value in asdict(data).items():
             setattr(hand, field, value)
         hand.save()
-        _store_summary(match, sheet, user=user, via=via)
+        store_summary(match, sheet, user=user, via=via)
         audit.record(
             tournament=match.tournament,
             action="hand corrected",
@@ -269,7 +270,7 @@ def delete_hand(*, match: Match, number: int, user: Any = None, via: str = "") -
         for later in remaining[number - 1 :]:
             later.number -= 1
             later.save(update_fields=["number"])
-        _store_summary(match, sheet, user=user, via=via)
+        store_summary(match, sheet, user=user, via=via)
         audit.record(
             tournament=match.tournament,
             action="hand deleted",

@@ -41,21 +41,6 @@ def long_seed(rules: RuleSet, at_least: int, start: int = 0) -> int:
     return seed
 
 
-def _summary(match: Match, sheet: MatchSheet, user: Any, via: str) -> None:
-    summary = sheet.match
-    tournament_services.set_match_progress(
-        match=match,
-        score_a=summary.won.a,
-        score_b=summary.won.b,
-        total_a=summary.total.a,
-        total_b=summary.total.b,
-        decided_winner=summary.winner.value if summary.winner else None,
-        has_hands=bool(sheet.hands),
-        user=user,
-        via=via,
-    )
-
-
 def _account(user: Any) -> Any:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
@@ -95,9 +80,9 @@ def store_hands(
             pks = Hand.objects.filter(match=match).order_by("number").values_list("pk", flat=True)
             for row, pk in zip(rows, pks, strict=True):
                 row.pk = pk
-        _summary(match, score_match(rules, inputs[:1], dealer), user, via)
+        services.store_summary(match, score_match(rules, inputs[:1], dealer), user=user, via=via)
         if len(data) > 1:
-            _summary(match, sheet, user, via)
+            services.store_summary(match, sheet, user=user, via=via)
         if tournament.rules_locked_at is None:
             tournament_services.lock_rules(tournament=tournament, user=user, via=via)
         AuditEntry.objects.bulk_create(
