@@ -130,17 +130,7 @@ def confirm_match(*, match: Match, user: Any = None, via: str = "") -> Match:
             raise ValidationError(_("Only a match awaiting confirmation can be confirmed."))
         before = _match_state(current)
         board.complete(current, current.winner_side)
-        _after_routing(board)
-        audit.record(
-            tournament=board.tournament,
-            action="match confirmed",
-            obj=current,
-            before=before,
-            after=_match_state(current),
-            user=user,
-            via=via,
-        )
-        copy_state(current, match)
+        _settle_move(board, current, match, "match confirmed", before, user=user, via=via)
     return match
 
 
@@ -192,17 +182,7 @@ def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
         ):
             current.table = None
         board.touch(current)
-        _after_routing(board)
-        audit.record(
-            tournament=board.tournament,
-            action="match reopened",
-            obj=current,
-            before=before,
-            after=_match_state(current),
-            user=user,
-            via=via,
-        )
-        copy_state(current, match)
+        _settle_move(board, current, match, "match reopened", before, user=user, via=via)
     return match
 
 
@@ -219,17 +199,7 @@ def forfeit(*, match: Match, winner_side: str, user: Any, via: str = "") -> Matc
             raise ValidationError(_("Both players must be known to award a walkover."))
         before = _match_state(current)
         board.complete(current, winner_side, forfeit=True)
-        _after_routing(board)
-        audit.record(
-            tournament=board.tournament,
-            action="walkover",
-            obj=current,
-            before=before,
-            after=_match_state(current),
-            user=user,
-            via=via,
-        )
-        copy_state(current, match)
+        _settle_move(board, current, match, "walkover", before, user=user, via=via)
     return match
 
 
@@ -273,6 +243,30 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
                         break
             _after_routing(board)
     return entry
+
+
+def _settle_move(
+    board: Board,
+    current: Match,
+    match: Match,
+    action: str,
+    before: dict[str, Any],
+    *,
+    user: Any,
+    via: str,
+) -> None:
+    """After a match moved players on: tables, save, audit, and the caller's copy updated."""
+    _after_routing(board)
+    audit.record(
+        tournament=board.tournament,
+        action=action,
+        obj=current,
+        before=before,
+        after=_match_state(current),
+        user=user,
+        via=via,
+    )
+    copy_state(current, match)
 
 
 def _after_routing(board: Board) -> None:
