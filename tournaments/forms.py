@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
 
 from .models import Entry, Player, Tournament
-from .models.tournaments import DEFAULT_PRESET
+from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
 
 # -- players ---------------------------------------------------------------------------------
 
@@ -98,14 +98,6 @@ PRESET_LABELS: dict[str, Any] = {
 }
 NO_BIG_GIN = "none"
 MAX_KNOB_VALUE = 10_000
-BRACKET_FIELDS = (
-    "bracket_kind",
-    "third_place",
-    "consolation",
-    "bracket_reset",
-    "random_draw",
-    "draw_seed",
-)
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
 
 
@@ -162,15 +154,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "date",
-            "venue",
-            "tables",
-            "page_size",
-            "language",
-            *BRACKET_FIELDS,
-        ]
+        fields = [*DETAIL_FIELDS, *BRACKET_FIELDS]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -221,7 +205,7 @@ class TournamentForm(forms.ModelForm):
         return [self[name] for name in KNOBS]
 
     def detail_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "date", "venue", "tables", "page_size", "language")]
+        return [self[name] for name in DETAIL_FIELDS]
 
     def bracket_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in BRACKET_FIELDS]

@@ -14,21 +14,9 @@ from django.utils.translation import gettext as _
 
 from . import audit
 from .models import Tournament
+from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS
 
-SETTINGS_FIELDS = (
-    "name",
-    "date",
-    "venue",
-    "tables",
-    "page_size",
-    "language",
-    "bracket_kind",
-    "third_place",
-    "consolation",
-    "bracket_reset",
-    "random_draw",
-    "draw_seed",
-)
+SETTINGS_FIELDS = (*DETAIL_FIELDS, *BRACKET_FIELDS)
 ROLES = ("co_director", "scorekeeper")
 
 

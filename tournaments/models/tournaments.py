@@ -14,6 +14,17 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import PRESETS, RuleSet, resolve_rules
 
 DEFAULT_PRESET = "tournament"
+# The settings a director edits: the event itself, then the bracket format (frozen once
+# the bracket exists). The setup form and the setup service both work from these.
+DETAIL_FIELDS = ("name", "date", "venue", "tables", "page_size", "language")
+BRACKET_FIELDS = (
+    "bracket_kind",
+    "third_place",
+    "consolation",
+    "bracket_reset",
+    "random_draw",
+    "draw_seed",
+)
 MAX_TABLES = 500
 
 
