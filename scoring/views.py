@@ -64,6 +64,19 @@ def match_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapper
 
 
+# What a hand write may refuse with: numbering, the rules, a later match in the way.
+REFUSALS = (services.HandConflict, ScoringError, ValidationError)
+
+
+def refusal_message(error: Exception) -> str:
+    """One translated line for any of REFUSALS."""
+    if isinstance(error, ScoringError):
+        return error.render(_)
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error)
+
+
 def names_of(match: Match) -> dict[str, str]:
     return {"A": match.side_name("A"), "B": match.side_name("B")}
 
@@ -175,13 +188,11 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 via=access.via,
                 dealer=form.cleaned_data.get("first_dealer"),
             )
-        except services.HandConflict as conflict:
-            form.add_error(None, str(conflict))
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
             form.add_error(field, error.problem(_) if field else error.render(_))
-        except ValidationError as error:
-            form.add_error(None, error)
+        except REFUSALS as error:
+            form.add_error(None, refusal_message(error))
     if recorded is not None:
         if not request.htmx:
             messages.success(
@@ -249,12 +260,8 @@ def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
                     user=access.actor,
                     via=access.via,
                 )
-            except (services.HandConflict, ScoringError) as error:
-                form.add_error(
-                    None, error.render(_) if isinstance(error, ScoringError) else str(error)
-                )
-            except ValidationError as error:
-                form.add_error(None, error)
+            except REFUSALS as error:
+                form.add_error(None, refusal_message(error))
             else:
                 messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
                 return HttpResponseRedirect(access.url("match-sheet"))
@@ -282,10 +289,8 @@ def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpR
     if request.method == "POST":
         try:
             services.delete_hand(match=match, number=number, user=access.actor, via=access.via)
-        except (services.HandConflict, ScoringError) as problem:
-            error = problem.render(_) if isinstance(problem, ScoringError) else str(problem)
-        except ValidationError as problem:
-            error = " ".join(problem.messages)
+        except REFUSALS as problem:
+            error = refusal_message(problem)
         else:
             messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
             return HttpResponseRedirect(access.url("match-sheet"))
