@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from scoring.engine import Card, HandInput, HandKind, MatchState, RuleSet, Side
+from scoring.engine import Card, MatchState, RuleSet, Side
 from scoring.engine.hands import knock_limit
 
 from .services import HandData
@@ -49,11 +49,3 @@ def match_hands(
         state = state.apply(hand.to_input())
         count += 1
         yield hand
-
-
-def as_inputs(hands: list[HandData]) -> list[HandInput]:
-    return [h.to_input() for h in hands]
-
-
-def is_draw(hand: HandData) -> bool:
-    return hand.kind == HandKind.DRAW
