@@ -139,7 +139,15 @@ class Tournament(models.Model):
 
     @property
     def ruleset(self) -> RuleSet:
-        return resolve_rules(self.rules)
+        """The engine's rules. Resolved once per instance and rules value: a hand entry
+        asks for them several times (form, service, engine)."""
+        if not isinstance(self.rules, dict):
+            return resolve_rules(self.rules)  # refused with the engine's message
+        cached = self.__dict__.get("_ruleset")
+        if cached is None or cached[0] != self.rules:
+            cached = (dict(self.rules), resolve_rules(self.rules))
+            self.__dict__["_ruleset"] = cached
+        return cached[1]
 
     @property
     def rules_locked(self) -> bool:
