@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -49,6 +50,8 @@ class MatchAccess:
     can_enter: bool
     can_direct: bool
     request: HttpRequest
+    # The match row is locked for the caller's transaction (a write view, see match_view).
+    locked: bool = False
 
     @property
     def via(self) -> str:
@@ -73,31 +76,28 @@ def _client(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "unknown")
 
 
-def for_user(request: HttpRequest, slug: str, match_id: int) -> MatchAccess:
-    match = get_object_or_404(
-        Match.objects.select_related("tournament", "side_a__player", "side_b__player"),
-        pk=match_id,
-        tournament__slug=slug,
-    )
+def _matches(lock: bool) -> QuerySet[Match]:
+    """A match with what its sheet shows; ``lock`` also locks its row (only the match
+    table's, so a missing side is no problem) until the caller's transaction ends."""
+    matches = Match.objects.select_related("tournament", "side_a__player", "side_b__player")
+    return matches.select_for_update(of=("self",)) if lock else matches
+
+
+def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = False) -> MatchAccess:
+    match = get_object_or_404(_matches(lock), pk=match_id, tournament__slug=slug)
     tournament = match.tournament
     use_tournament_language(request, tournament.language)
     user = request.user
     directing = can_direct(user, tournament)
     scoring = directing or can_score(user, tournament)
-    return MatchAccess(match, tournament, user, None, scoring, directing, request)
+    return MatchAccess(match, tournament, user, None, scoring, directing, request, lock)
 
 
-def for_token(request: HttpRequest, token: str) -> MatchAccess:
+def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchAccess:
     key = f"table-link-failures:{_client(request)}"
     if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
         raise TokenRateLimited
-    match = (
-        Match.objects.select_related("tournament", "side_a__player", "side_b__player")
-        .filter(token=token)
-        .first()
-        if 20 <= len(token) <= 64
-        else None
-    )
+    match = _matches(lock).filter(token=token).first() if 20 <= len(token) <= 64 else None
     if match is None:
         cache.add(key, 0, TOKEN_FAILURE_WINDOW)
         try:
@@ -110,13 +110,15 @@ def for_token(request: HttpRequest, token: str) -> MatchAccess:
         raise TableLinkClosed(match, _("The director has switched off this table link."))
     if match.status == Match.Status.COMPLETE:
         raise TableLinkClosed(match, _("This match is complete: the table link has closed."))
-    return MatchAccess(match, match.tournament, request.user, token, True, False, request)
+    return MatchAccess(match, match.tournament, request.user, token, True, False, request, lock)
 
 
-def resolve(request: HttpRequest, **kwargs: Any) -> MatchAccess:
+def resolve(request: HttpRequest, *, lock: bool = False, **kwargs: Any) -> MatchAccess:
+    """The match of a ``/table/<token>/…`` or ``/t/<slug>/matches/<id>/…`` URL; ``lock``
+    needs the caller's transaction."""
     if "token" in kwargs:
-        return for_token(request, kwargs["token"])
-    return for_user(request, kwargs["slug"], kwargs["match_id"])
+        return for_token(request, kwargs["token"], lock=lock)
+    return for_user(request, kwargs["slug"], kwargs["match_id"], lock=lock)
 
 
 def require_entry(access: MatchAccess) -> None:

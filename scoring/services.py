@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -175,44 +175,58 @@ def record_hand(
     user: Any = None,
     via: str = "",
     dealer: str | None = None,
+    locked: bool = False,
 ) -> MatchSheet:
     """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled.
 
     ``dealer`` (A or B) records who dealt hand 1 if the match does not know yet.
+    ``locked`` says the caller's transaction already locked the match row and read it
+    (``scoring.access`` with ``lock``); otherwise this locks and reads it in a transaction
+    of its own. Every refusal is raised before the first write, so a caller's transaction
+    stays usable after one.
     """
-    data = data.cleaned()
-    with transaction.atomic():
-        match = _locked_match(match)
-        inputs = load_inputs(match)
-        if number <= len(inputs):
-            raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
-        if number != len(inputs) + 1:
-            raise HandConflict(
-                _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
-                % {"number": number, "next": len(inputs) + 1}
+    if not locked:
+        with transaction.atomic():
+            return record_hand(
+                match=_locked_match(match),
+                number=number,
+                data=data,
+                user=user,
+                via=via,
+                dealer=dealer,
+                locked=True,
             )
-        _check_open(match)
-        if number == 1 and dealer in ("A", "B") and not match.first_dealer:
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
+    data = data.cleaned()
+    inputs = load_inputs(match)
+    if number <= len(inputs):
+        raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
+    if number != len(inputs) + 1:
+        raise HandConflict(
+            _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
+            % {"number": number, "next": len(inputs) + 1}
+        )
+    _check_open(match)
+    new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
+    sheet = score_match(
+        match.tournament.ruleset,
+        [*inputs, data.to_input()],
+        first_dealer(match, dealer if new_dealer else None),
+    )
+    # The writes. No savepoint: the locked row rules out a clash on the hand number, and
+    # any error here rolls the whole transaction back.
+    with transaction.atomic(savepoint=False):
+        if new_dealer:
             match.first_dealer = dealer
             match.save(update_fields=["first_dealer"])
-        sheet = score_match(
-            match.tournament.ruleset,
-            [*inputs, data.to_input()],
-            first_dealer(match),
+        hand = Hand.objects.create(
+            match=match,
+            number=number,
+            entered_by=_user(user),
+            entered_via=via,
+            **asdict(data),
         )
-        try:
-            # No savepoint needed: on a clash the whole transaction is rolled back anyway.
-            hand = Hand.objects.create(
-                match=match,
-                number=number,
-                entered_by=_user(user),
-                entered_via=via,
-                **asdict(data),
-            )
-        except IntegrityError:
-            raise HandConflict(
-                _("Hand %(number)d is already entered.") % {"number": number}
-            ) from None
         store_summary(match, sheet, user=user, via=via)
         if match.tournament.rules_locked_at is None:
             tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)

@@ -8,11 +8,13 @@ only the region it changed and the hand list reloads itself on the ``hand-record
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from contextlib import nullcontext
+from functools import partial, wraps
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.response import TemplateResponse
@@ -38,13 +40,25 @@ TEMPLATE = "scoring/match.html"
 HAND_RECORDED = "hand-recorded"
 
 
-def match_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Resolve the match and the visitor's rights; turn closed or guessed links into pages."""
+def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool = False) -> Any:
+    """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
+
+    ``write=True`` runs the look-up and the view in one transaction with the match row
+    locked from the start (``access.locked``), so the service need not read it again. The
+    response renders after the transaction, and a refusal must not leave it broken: the
+    services raise their refusals before their first write.
+    """
+    if view is None:
+        return partial(match_view, write=write)
 
     @wraps(view)
     def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
         try:
-            access = access_module.resolve(request, **kwargs)
+            with transaction.atomic() if write else nullcontext():
+                access = access_module.resolve(request, lock=write, **kwargs)
+                for name in ("slug", "match_id", "token"):
+                    kwargs.pop(name, None)
+                response = view(request, access, **kwargs)
         except TokenRateLimited:
             context = {"reason": _("Too many wrong table links from this device. Try again later.")}
             return render(request, "scoring/table_closed.html", context, status=429)
@@ -55,9 +69,6 @@ def match_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
                 {"reason": closed.reason, "match": closed.match},
                 status=410,
             )
-        for name in ("slug", "match_id", "token"):
-            kwargs.pop(name, None)
-        response = view(request, access, **kwargs)
         patch_vary_headers(response, ("HX-Request",))
         return response
 
@@ -81,21 +92,43 @@ def names_of(match: Match) -> dict[str, str]:
     return {"A": match.side_name("A"), "B": match.side_name("B")}
 
 
-def base_context(access: MatchAccess) -> dict[str, Any]:
-    urls = {name: access.url(f"match-{name}") for name in ("sheet", "entry", "confirm")} | {
-        "create": access.url("hand-create"),
-        "preview": access.url("hand-preview"),
+class MatchUrls(dict[str, str]):
+    """The URLs a match page links to, reversed only when a template asks for one (a hand
+    entry's response shows two of them)."""
+
+    NAMES = {
+        "sheet": "match-sheet",
+        "entry": "match-entry",
+        "confirm": "match-confirm",
+        "create": "hand-create",
+        "hands": "hand-create",
+        "preview": "hand-preview",
     }
-    urls["hands"] = urls["create"]
+
+    def __init__(self, access: MatchAccess) -> None:
+        super().__init__()
+        self.access = access
+        self.names = dict(self.NAMES)
+        if access.can_direct and access.token is None:
+            self.names["table_link"] = "table-link"
+
+    def __missing__(self, key: str) -> str:
+        if key not in self.names:
+            raise KeyError(key)
+        self[key] = url = self.access.url(self.names[key])
+        return url
+
+
+def base_context(access: MatchAccess) -> dict[str, Any]:
     context: dict[str, Any] = {
         "access": access,
         "match": access.match,
         "tournament": access.tournament,
-        "urls": urls,
+        "urls": MatchUrls(access),
     }
     if access.can_direct and access.token is None:
-        urls["table_link"] = access.url("table-link")
-        context["table_url"] = table_url(access.match, access.request)
+        match, request = access.match, access.request
+        context["table_url"] = SimpleLazyObject(lambda: table_url(match, request))
     return context
 
 
@@ -167,7 +200,7 @@ def match_entry(request: HttpRequest, access: MatchAccess) -> HttpResponse:
 
 
 @require_POST
-@match_view
+@match_view(write=True)
 def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """Save the next hand. The service checks its number and its rules in one transaction,
     so the engine runs once; a preview request ("Show points" without JavaScript) only
@@ -187,6 +220,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 user=access.actor,
                 via=access.via,
                 dealer=form.cleaned_data.get("first_dealer"),
+                locked=access.locked,
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None

@@ -68,20 +68,39 @@ def set_match_progress(
     decided. On a COMPLETE match a correction that keeps the winner only updates the
     summary; one that changes or removes the winner reopens the match first, which is
     refused (ValidationError naming the blocking match) if a later match has started.
+    Refusals leave the caller's transaction usable.
     """
     if decided_winner not in (None, "", "A", "B"):
         raise ValueError(f"decided_winner must be 'A', 'B' or None, not {decided_winner!r}")
+    summary = (score_a, score_b, total_a, total_b)
     decided = decided_winner or ""
+    if match.status != Status.COMPLETE:
+        return _store_progress(match, summary, decided, has_hands, user=user, via=via)
+    # A correction to a confirmed match (rare): a savepoint, so that a refused reopen
+    # leaves the caller's transaction as it was.
     with transaction.atomic():
-        if match.status == Status.COMPLETE:
-            if decided and decided == match.winner_side and not match.forfeit:
-                match.score_a, match.score_b = score_a, score_b
-                match.total_a, match.total_b = total_a, total_b
-                match.save(update_fields=["score_a", "score_b", "total_a", "total_b"])
-                return match
-            reopen_match(match=match, user=user, via=via)
-        if not match.has_both_sides or match.status == Status.WAITING:
-            raise ValidationError(_("The players of this match are not known yet."))
+        if decided and decided == match.winner_side and not match.forfeit:
+            match.score_a, match.score_b, match.total_a, match.total_b = summary
+            match.save(update_fields=["score_a", "score_b", "total_a", "total_b"])
+            return match
+        reopen_match(match=match, user=user, via=via)
+        return _store_progress(match, summary, decided, has_hands, user=user, via=via)
+
+
+def _store_progress(
+    match: Match,
+    summary: tuple[int, int, int, int],
+    decided: str,
+    has_hands: bool,
+    *,
+    user: Any,
+    via: str,
+) -> Match:
+    if not match.has_both_sides or match.status == Status.WAITING:
+        raise ValidationError(_("The players of this match are not known yet."))
+    # No savepoint (this runs for every hand entered): nothing below refuses, and an
+    # error rolls the caller's whole transaction back.
+    with transaction.atomic(savepoint=False):
         before = match.status
         if decided:
             status = Status.AWAITING
@@ -91,8 +110,7 @@ def set_match_progress(
             status = Status.READY
         match.status = status
         match.winner_side = decided
-        match.score_a, match.score_b = score_a, score_b
-        match.total_a, match.total_b = total_a, total_b
+        match.score_a, match.score_b, match.total_a, match.total_b = summary
         if has_hands and match.started_at is None:
             match.started_at = timezone.now()
         elif not has_hands:
