@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from scoring.models import Hand
 from tests.factories import make_director, make_user
-from tournaments.models import Match
+from tournaments.models import AuditEntry, Match
 
 from .helpers import gin, knock, play, post_data, ready_match, win_games
 
@@ -78,6 +78,23 @@ def test_engine_errors_show_next_to_the_field(client):
     assert response.status_code == 400
     assert "over the knock limit of 10" in response.content.decode()
     assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_refused_first_hand_records_nothing_not_even_the_dealer(client, htmx):
+    # The view and the service share one transaction: a refusal must leave no write
+    # behind, although the view goes on to render the form with the error.
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    data = {**post_data(1, knock(deadwood=11)), "first_dealer": "B"}
+    response = client.post(sheet_url(match, "hand-create"), data, **(HTMX if htmx else {}))
+    assert "over the knock limit of 10" in response.content.decode()
+    match.refresh_from_db()
+    assert match.first_dealer == ""
+    assert match.status == Match.Status.READY
+    assert not Hand.objects.exists()
+    assert not AuditEntry.objects.filter(action="hand entered").exists()
+    assert match.tournament.__class__.objects.get(pk=match.tournament_id).rules_locked_at is None
 
 
 def test_double_submission_answers_already_entered(client):
@@ -298,6 +315,24 @@ def test_hand_entry_and_page_use_constant_queries(client):
     assert Hand.objects.count() == 51
     assert entry_5 == entry_50
     assert page_6 == page_51
+
+
+@pytest.mark.django_db(transaction=True)  # as in production: the view's BEGIN is outermost
+def test_hand_entry_reads_the_match_row_once_and_takes_no_savepoint(client):
+    # The look-up locks the row the service then writes (SQLite: BEGIN IMMEDIATE; on
+    # PostgreSQL SELECT … FOR UPDATE OF the match).
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    play(match, [knock("A", 1, 3)] * 2)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(sheet_url(match, "hand-create"), post_data(3, knock()), **HTMX)
+    assert response.status_code == 200 and Hand.objects.filter(match=match).count() == 3
+    sql = [query["sql"] for query in captured]
+    match_reads = [q for q in sql if q.startswith("SELECT") and 'FROM "tournaments_match"' in q]
+    assert len(match_reads) == 1, match_reads
+    assert not [q for q in sql if "SAVEPOINT" in q]
+    if connection.vendor == "postgresql":
+        assert match_reads[0].endswith('FOR UPDATE OF "tournaments_match"')
 
 
 def test_footer_totals_match_the_engine(client):
