@@ -8,7 +8,7 @@ get their numbers from the :class:`MatchSheet` it returns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import ScoringError, _
@@ -136,36 +136,45 @@ class MatchState:
         except ScoringError as error:
             raise error.at_hand(number) from None
         if self.rules.is_hollywood:
-            state = self._into_columns(number, score)
-            game, columns = None, state._last_columns(number)
+            tallies, complete = self._columns_after(number, score)
+            game, columns = None, tuple(col.number for col in tallies if number in col.hands)
         else:
-            state = self._into_game(number, score)
+            tallies, complete = self._games_after(number, score)
             game, columns = self.tallies[-1].number, ()
         scored = ScoredHand(number, hand, score, game, columns, self.dealer)
-        return replace(state, hands=(*state.hands, scored), dealer=self._next_dealer(score))
+        # Built directly rather than with dataclasses.replace: every hand entered replays
+        # its whole match through here.
+        return MatchState(
+            self.rules,
+            self.first_dealer,
+            tallies,
+            (*self.hands, scored),
+            self._next_dealer(score),
+            complete,
+        )
 
-    def _into_game(self, number: int, score: HandScore) -> MatchState:
+    def _games_after(self, number: int, score: HandScore) -> tuple[tuple[GameTally, ...], bool]:
+        """The games with hand ``number`` added to the current one, and whether the match
+        is over; a closed game that does not end the match opens the next."""
         game = self.tallies[-1].add(number, score, self.rules.game_target)
         tallies = (*self.tallies[:-1], game)
         if game.winner is None:
-            return replace(self, tallies=tallies)
+            return tallies, False
         won = sum(1 for tally in tallies if tally.winner is game.winner)
         if won >= self.rules.games_to_win:
-            return replace(self, tallies=tallies, complete=True)
-        return replace(self, tallies=(*tallies, GameTally(number=game.number + 1)))
+            return tallies, True
+        return (*tallies, GameTally(number=game.number + 1)), False
 
-    def _into_columns(self, number: int, score: HandScore) -> MatchState:
+    def _columns_after(self, number: int, score: HandScore) -> tuple[tuple[GameTally, ...], bool]:
+        """The Hollywood columns with hand ``number`` added where it counts (SPEC 2.5)."""
         if score.winner is None:
-            return self
+            return self.tallies, False
         chosen = set(columns_for_win(self.tallies, score.winner))
         tallies = tuple(
             col.add(number, score, self.rules.game_target) if i in chosen else col
             for i, col in enumerate(self.tallies)
         )
-        return replace(self, tallies=tallies, complete=all(col.closed for col in tallies))
-
-    def _last_columns(self, number: int) -> tuple[int, ...]:
-        return tuple(col.number for col in self.tallies if number in col.hands)
+        return tallies, all(col.closed for col in tallies)
 
     def _next_dealer(self, score: HandScore) -> Side | None:
         dealer = self.dealer
