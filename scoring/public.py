@@ -88,7 +88,7 @@ def load(tournament: Tournament) -> PublicData:
         entries = list(
             tournament.entries.filter(withdrawn=False)
             .select_related("player")
-            .only("seed", "withdrawn", "registered_at", "player", "player__name")
+            .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
         )
     result = standings_module.compute(tournament, matches, hands)
     return PublicData(tournament, matches, result, entries)

@@ -400,3 +400,12 @@ def test_query_counts_while_running_and_for_round_robin(client):
         play(playable(t)[0], [gin("B")])
     for url in (page_url, json_url, display_url):
         assert queries(client, url(small)) == queries(client, url(large))
+
+
+def test_query_counts_before_the_bracket_do_not_grow_with_the_entries(client):
+    # The entry list: each entry's tournament is known, so none is loaded one by one.
+    small, large = make_tournament(), make_tournament()
+    make_entries(tournament=small, count=3)
+    make_entries(tournament=large, count=24)
+    for url in (page_url, json_url):
+        assert queries(client, url(small)) == queries(client, url(large)), url(small)
