@@ -76,15 +76,35 @@ def _client(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "unknown")
 
 
+# What hand entry (and the page it may answer with) uses of the tournament and the players.
+# Every column is compiled into the query on each request, and hand entry is the site's
+# hottest; a field missing here costs a query when touched (tests/scoring/test_views.py
+# counts them).
+ENTRY_FIELDS = (
+    *(field.name for field in Match._meta.concrete_fields),
+    *(
+        f"tournament__{name}"
+        for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at")
+    ),
+    "side_a__player__name",
+    "side_b__player__name",
+)
+
+
 def _matches(lock: bool) -> QuerySet[Match]:
-    """A match with what its sheet shows; ``lock`` also locks its row (only the match
-    table's, so a missing side is no problem) until the caller's transaction ends."""
+    """A match with what its sheet shows. ``lock`` (hand entry) also locks its row until
+    the caller's transaction ends (only the match table's, so a missing side is no
+    problem) and loads only ENTRY_FIELDS of the rest."""
     matches = Match.objects.select_related("tournament", "side_a__player", "side_b__player")
-    return matches.select_for_update(of=("self",)) if lock else matches
+    if lock:
+        return matches.select_for_update(of=("self",)).only(*ENTRY_FIELDS)
+    return matches
 
 
 def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = False) -> MatchAccess:
-    match = get_object_or_404(_matches(lock), pk=match_id, tournament__slug=slug)
+    match = get_object_or_404(_matches(lock), pk=match_id)
+    if match.tournament.slug != slug:  # checked here: a join in the filter costs more
+        raise Http404
     tournament = match.tournament
     use_tournament_language(request, tournament.language)
     user = request.user

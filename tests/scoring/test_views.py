@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -330,6 +331,10 @@ def test_hand_entry_reads_the_match_row_once_and_takes_no_savepoint(client):
     sql = [query["sql"] for query in captured]
     match_reads = [q for q in sql if q.startswith("SELECT") and 'FROM "tournaments_match"' in q]
     assert len(match_reads) == 1, match_reads
+    # One read per table: nothing the look-up leaves out (access.ENTRY_FIELDS) is loaded
+    # afterwards, field by field.
+    read = sorted(re.search(r'FROM "(\w+)"', q)[1] for q in sql if q.startswith("SELECT"))
+    assert read == ["auth_user", "django_session", "scoring_hand", "tournaments_match"]
     assert not [q for q in sql if "SAVEPOINT" in q]
     if connection.vendor == "postgresql":
         assert match_reads[0].endswith('FOR UPDATE OF "tournaments_match"')
