@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from scoring.engine import ScoringError
 from tests.factories import (
     make_director,
     make_entries,
@@ -38,6 +39,21 @@ def test_ruleset_is_resolved_from_the_snapshot():
     assert t.ruleset.games_to_win == 3
     assert t.ruleset.gin_bonus == 20
     assert t.rules["preset"] == "tournament"
+
+
+def test_ruleset_follows_the_rules_and_validates_every_value():
+    # Resolved rules are shared between instances with equal rules; a value that only
+    # compares equal (1 == True) must still be refused, and a change must be seen.
+    t = Tournament(name="x", rules={"preset": "oklahoma", "spade_double": True})
+    assert t.ruleset.spade_double is True
+    t.rules = {"preset": "oklahoma", "spade_double": 1}
+    with pytest.raises(ScoringError, match="spade_double must be true or false"):
+        t.ruleset  # noqa: B018
+    t.rules["spade_double"] = False
+    assert t.ruleset.spade_double is False
+    t.rules = ["not", "an", "object"]
+    with pytest.raises(ScoringError):
+        t.ruleset  # noqa: B018
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -139,15 +140,15 @@ class Tournament(models.Model):
 
     @property
     def ruleset(self) -> RuleSet:
-        """The engine's rules. Resolved once per instance and rules value: a hand entry
-        asks for them several times (form, service, engine)."""
-        if not isinstance(self.rules, dict):
-            return resolve_rules(self.rules)  # refused with the engine's message
-        cached = self.__dict__.get("_ruleset")
-        if cached is None or cached[0] != self.rules:
-            cached = (dict(self.rules), resolve_rules(self.rules))
-            self.__dict__["_ruleset"] = cached
-        return cached[1]
+        """The engine's rules, resolved once per distinct rules value in this process
+        (every hand entered asks for them, from a freshly loaded tournament)."""
+        try:
+            # The type goes into the key too: 1 == True, but only True is a valid switch.
+            key = tuple(sorted((name, type(value), value) for name, value in self.rules.items()))
+            hash(key)
+        except (AttributeError, TypeError):
+            return resolve_rules(self.rules)  # not a flat object: the engine says why
+        return _resolved_rules(key)
 
     @property
     def rules_locked(self) -> bool:
@@ -156,6 +157,11 @@ class Tournament(models.Model):
     @property
     def bracket_generated(self) -> bool:
         return self.matches.exists()
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved_rules(key: tuple[tuple[str, type, object], ...]) -> RuleSet:
+    return resolve_rules({name: value for name, _type, value in key})
 
 
 def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
