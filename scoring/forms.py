@@ -108,6 +108,14 @@ class HandForm(forms.Form):
         self.fields["number"].initial = replacing if replacing is not None else count + 1
 
     @property
+    def asks_dealer(self) -> bool:
+        return "first_dealer" in self.fields
+
+    @property
+    def takes_knock_card(self) -> bool:
+        return "knock_card" in self.fields
+
+    @property
     def card_groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The knock card choices as (group, options) pairs; the blank choice has no group."""
         groups: list[tuple[str, list[tuple[str, str]]]] = []

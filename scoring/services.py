@@ -92,7 +92,7 @@ def load_hands(match: Match) -> list[Hand]:
 
 def load_inputs(match: Match) -> list[HandInput]:
     """The match's hands as engine input, without building model instances (hot path)."""
-    rows = Hand.objects.filter(match=match).order_by("number").values_list(*HAND_FIELDS)
+    rows = Hand.objects.filter(match_id=match.pk).order_by("number").values_list(*HAND_FIELDS)
     return [HandData(*row).to_input() for row in rows]
 
 
