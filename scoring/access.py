@@ -76,29 +76,42 @@ def _client(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "unknown")
 
 
-# What hand entry (and the page it may answer with) uses of the tournament and the players.
+# Bracket plumbing and timestamps that entering a hand neither reads nor shows.
+ROUTING_ONLY = {
+    "queued_at",
+    "is_bye",
+    "conditional",
+    "next_match",
+    "next_slot",
+    "loser_next_match",
+    "loser_next_slot",
+    "completed_at",
+}
+# What hand entry (and the page it may answer with) reads of the match and its tournament.
 # Every column is compiled into the query on each request, and hand entry is the site's
 # hottest; a field missing here costs a query when touched (tests/scoring/test_views.py
-# counts them).
+# counts them). The players' names come as two annotations rather than four joined rows.
 ENTRY_FIELDS = (
-    *(field.name for field in Match._meta.concrete_fields),
+    *(field.name for field in Match._meta.concrete_fields if field.name not in ROUTING_ONLY),
     *(
         f"tournament__{name}"
         for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at")
     ),
-    "side_a__player__name",
-    "side_b__player__name",
 )
 
 
 def _matches(lock: bool) -> QuerySet[Match]:
     """A match with what its sheet shows. ``lock`` (hand entry) also locks its row until
     the caller's transaction ends (only the match table's, so a missing side is no
-    problem) and loads only ENTRY_FIELDS of the rest."""
-    matches = Match.objects.select_related("tournament", "side_a__player", "side_b__player")
+    problem) and loads only ENTRY_FIELDS and the players' names."""
     if lock:
-        return matches.select_for_update(of=("self",)).only(*ENTRY_FIELDS)
-    return matches
+        return (
+            Match.objects.select_related("tournament")
+            .only(*ENTRY_FIELDS)
+            .annotate(**Match.side_names())
+            .select_for_update(of=("self",))
+        )
+    return Match.objects.select_related("tournament", "side_a__player", "side_b__player")
 
 
 def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = False) -> MatchAccess:

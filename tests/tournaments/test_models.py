@@ -91,6 +91,18 @@ def test_match_token_is_long_and_unique():
     assert all(len(token) >= 32 for token in tokens)
 
 
+def test_side_names_can_come_with_the_query(django_assert_num_queries):
+    t = make_tournament()
+    a = make_entries(tournament=t, count=1)[0]
+    make_match(tournament=t, a=a)
+    match = Match.objects.annotate(**Match.side_names()).get()
+    with django_assert_num_queries(0):
+        assert match.side_name("A") == a.player.name
+        assert match.side_name("B") == "TBD"
+    with pytest.raises(ValueError):
+        match.side_name("C")
+
+
 def test_match_helpers():
     t = make_tournament()
     a, b = make_entries(tournament=t, count=2)

@@ -168,7 +168,20 @@ class Match(models.Model):
     def entry_id(self, side: str) -> int | None:
         return self.side_a_id if side == "A" else self.side_b_id
 
+    # A query can bring the players' names along instead of their entries (on the hot
+    # path of hand entry): .annotate(**Match.side_names()). side_name() then uses them.
+    @staticmethod
+    def side_names() -> dict[str, models.F]:
+        return {
+            "side_a_name": models.F("side_a__player__name"),
+            "side_b_name": models.F("side_b__player__name"),
+        }
+
     def side_name(self, side: str) -> str:
+        if side in ("A", "B") and self.entry_id(side) is not None:
+            named = self.__dict__.get("side_a_name" if side == "A" else "side_b_name")
+            if named is not None:
+                return named
         entry = self.entry(side)
         return str(entry) if entry is not None else gettext("TBD")
 
