@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -43,27 +44,44 @@ def card_choices() -> list[tuple[str, Any]]:
     return choices
 
 
+@functools.cache
+def kind_choices(*, knock: bool, big_gin: bool) -> list[tuple[str, Any]]:
+    """The ways a hand can end under rules that allow knocking and big gin or not."""
+    kinds = [Hand.Kind.KNOCK] if knock else []
+    kinds += [Hand.Kind.GIN, Hand.Kind.BIG_GIN] if big_gin else [Hand.Kind.GIN]
+    return [(kind.value, kind.label) for kind in [*kinds, Hand.Kind.DRAW]]
+
+
+class WrittenOut(forms.Widget):
+    """The hand form's inputs are written out in ``scoring/_hand_fields.html``, so its
+    fields need a widget only to read the POST. Django copies every field and widget for
+    each form, twice per hand entered; a plain widget keeps that cheap (a radio or
+    select widget copies and re-checks its choices)."""
+
+    template_name = ""
+
+
 class HandForm(forms.Form):
     """One hand. ``number`` travels with every entry so a repeat is recognised, not doubled."""
 
-    number = forms.IntegerField(min_value=1, max_value=10_000, widget=forms.HiddenInput)
-    kind = forms.ChoiceField(label=_("How did the hand end?"), widget=forms.RadioSelect)
-    by = forms.ChoiceField(label=_("Who went out?"), widget=forms.RadioSelect, required=False)
+    number = forms.IntegerField(min_value=1, max_value=10_000, widget=WrittenOut)
+    kind = forms.ChoiceField(label=_("How did the hand end?"), widget=WrittenOut)
+    by = forms.ChoiceField(label=_("Who went out?"), widget=WrittenOut, required=False)
     deadwood = forms.IntegerField(
         label=_("Knocker's deadwood"),
         min_value=0,
         max_value=MAX_DEADWOOD,
         required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        widget=WrittenOut,
     )
     defender_deadwood = forms.IntegerField(
         label=_("Opponent's deadwood (after lay-offs)"),
         min_value=0,
         max_value=MAX_DEADWOOD,
         required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        widget=WrittenOut,
     )
-    knock_card = forms.ChoiceField(label=_("Knock card"), required=False)
+    knock_card = forms.ChoiceField(label=_("Knock card"), required=False, widget=WrittenOut)
 
     def __init__(
         self,
@@ -84,13 +102,9 @@ class HandForm(forms.Form):
         self.preview: ScoredHand | None = None
         self.missing: list[str] = []  # labels of required fields left empty
         rules: RuleSet = match.tournament.ruleset
-        kinds = [(Hand.Kind.GIN, Hand.Kind.GIN.label)]
-        if rules.oklahoma or rules.knock_limit > 0:
-            kinds.insert(0, (Hand.Kind.KNOCK, Hand.Kind.KNOCK.label))
-        if rules.big_gin_bonus is not None:
-            kinds.append((Hand.Kind.BIG_GIN, Hand.Kind.BIG_GIN.label))
-        kinds.append((Hand.Kind.DRAW, Hand.Kind.DRAW.label))
-        self.fields["kind"].choices = kinds
+        self.fields["kind"].choices = kind_choices(
+            knock=rules.oklahoma or rules.knock_limit > 0, big_gin=rules.big_gin_bonus is not None
+        )
         self.fields["by"].choices = [("A", match.side_name("A")), ("B", match.side_name("B"))]
         if rules.oklahoma:
             self.fields["knock_card"].choices = card_choices()
@@ -101,7 +115,7 @@ class HandForm(forms.Form):
             self.fields["first_dealer"] = forms.ChoiceField(
                 label=_("Who dealt the first hand?"),
                 choices=self.fields["by"].choices,
-                widget=forms.RadioSelect,
+                widget=WrittenOut,
                 required=False,
                 help_text=_("Optional: the sheet then shows who deals each hand."),
             )
