@@ -9,11 +9,13 @@ or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -90,10 +92,15 @@ def load_hands(match: Match) -> list[Hand]:
     return list(Hand.objects.filter(match=match).order_by("number"))
 
 
+@functools.cache
+def _hand_rows() -> QuerySet[Hand, tuple[Any, ...]]:
+    """Hands in order as HAND_FIELDS tuples; built once, only ever filtered (copied)."""
+    return Hand.objects.order_by("number").values_list(*HAND_FIELDS)
+
+
 def load_inputs(match: Match) -> list[HandInput]:
     """The match's hands as engine input, without building model instances (hot path)."""
-    rows = Hand.objects.filter(match_id=match.pk).order_by("number").values_list(*HAND_FIELDS)
-    return [HandData(*row).to_input() for row in rows]
+    return [HandData(*row).to_input() for row in _hand_rows().filter(match_id=match.pk)]
 
 
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
