@@ -58,15 +58,8 @@ class HandData:
         return cls(hand.kind, hand.by, hand.deadwood, hand.defender_deadwood, hand.knock_card)
 
     def to_input(self) -> HandInput:
-        kind = HandKind(self.kind)
-        if kind is HandKind.DRAW:
-            return HandInput(kind)
-        return HandInput(
-            kind=kind,
-            by=Side(self.by) if self.by in ("A", "B") else None,
-            deadwood=self.deadwood,
-            defender_deadwood=self.defender_deadwood,
-            knock_card=Card.parse(self.knock_card) if self.knock_card else None,
+        return engine_input(
+            self.kind, self.by, self.deadwood, self.defender_deadwood, self.knock_card
         )
 
     def cleaned(self) -> HandData:
@@ -76,6 +69,22 @@ class HandData:
         card = str(Card.parse(self.knock_card)) if self.knock_card else ""
         deadwood = self.deadwood if self.kind == HandKind.KNOCK else None
         return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card)
+
+
+def engine_input(
+    kind: str, by: str, deadwood: int | None, defender_deadwood: int | None, knock_card: str
+) -> HandInput:
+    """A hand's stored fields (HAND_FIELDS, in that order) as the engine's input."""
+    hand_kind = HandKind(kind)
+    if hand_kind is HandKind.DRAW:
+        return HandInput(hand_kind)
+    return HandInput(
+        hand_kind,
+        Side(by) if by in ("A", "B") else None,
+        deadwood,
+        defender_deadwood,
+        Card.parse(knock_card) if knock_card else None,
+    )
 
 
 def first_dealer(match: Match, chosen: str | None = None) -> Side | None:
@@ -100,7 +109,7 @@ def _hand_rows() -> QuerySet[Hand, tuple[Any, ...]]:
 
 def load_inputs(match: Match) -> list[HandInput]:
     """The match's hands as engine input, without building model instances (hot path)."""
-    return [HandData(*row).to_input() for row in _hand_rows().filter(match_id=match.pk)]
+    return [engine_input(*row) for row in _hand_rows().filter(match_id=match.pk)]
 
 
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
