@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from scoring import services
 from scoring.engine import ScoringError
 from scoring.models import Hand
 from scoring.services import (
     HandConflict,
+    HandData,
     confirm_result,
     correct_hand,
     delete_hand,
@@ -164,3 +166,18 @@ def generate_bracket_for(*, players: int):
     make_entries(tournament=tournament, count=players)
     generate_bracket(tournament=tournament, user=tournament.owner)
     return tournament
+
+
+def test_load_inputs_reads_what_the_orm_reads(monkeypatch):
+    # load_inputs runs the SQL the ORM wrote for the hands query; both ways must agree,
+    # nulls and knock cards included, in the order of the hands.
+    match = ready_match(preset="oklahoma", rules={"game_target": 5000})
+    hands = [knock("A", 3, 40, knock_card="7S"), HandData("gin", "B", None, 12, "KH")] * 3
+    hands += [HandData("draw")]
+    play(match, hands)
+    direct = services.load_inputs(match)
+    assert len(direct) == 7 and direct[6].by is None and direct[1].deadwood is None
+    assert services._hand_rows_sql("default") is not None
+    monkeypatch.setattr(services, "_hand_rows_sql", lambda alias: None)
+    assert services.load_inputs(match) == direct
+    assert direct == services.hand_inputs(Hand.objects.filter(match=match).order_by("number"))

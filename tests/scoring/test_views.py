@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import access, services
+from scoring import access
 from scoring.models import Hand
 from tests.factories import make_director, make_user
 from tournaments.models import AuditEntry, Match
@@ -336,9 +336,8 @@ def test_hand_entry_reads_the_match_row_once_and_takes_no_savepoint(client):
     # afterwards, field by field.
     read = sorted(re.search(r'FROM "(\w+)"', q)[1] for q in sql if q.startswith("SELECT"))
     assert read == ["auth_user", "django_session", "scoring_hand", "tournaments_match"]
-    # The prebuilt querysets are only ever copied, never filled with one request's rows.
+    # The prebuilt queryset is only ever copied, never filled with one request's rows.
     assert access._matches(True)._result_cache is None
-    assert services._hand_rows()._result_cache is None
     assert not [q for q in sql if "SAVEPOINT" in q]
     if connection.vendor == "postgresql":
         assert match_reads[0].endswith('FOR UPDATE OF "tournaments_match"')
