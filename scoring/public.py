@@ -25,13 +25,14 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.engine import MatchSheet
+from scoring.engine import HandInput, MatchSheet
 from tournaments.models import Entry, Match, Tournament
 from tournaments.rules_text import rules_summary
 
 from . import standings as standings_module
 from .models import Hand
 from .public_board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
+from .services import HAND_FIELDS
 from .standings import Standings
 
 PAGE = "public/tournament.html"
@@ -76,21 +77,24 @@ def load(tournament: Tournament) -> PublicData:
         .defer(*private, "token")
         .order_by("round", "section", "position", "pk")
     )
-    hands: list[Hand] = []
+    inputs: dict[int, list[HandInput]] = {}
     entries: list[Entry] = []
     if matches:
-        hands = list(
+        # Plain rows, not model instances: a 256-player field has ~15,000 hands.
+        rows = (
             Hand.objects.filter(match__tournament=tournament)
-            .only("match", "number", "kind", "by", "deadwood", "defender_deadwood", "knock_card")
             .order_by("match", "number")
+            .values_list("match_id", *HAND_FIELDS)
         )
+        inputs = standings_module.inputs_by_match(rows)
     else:
         entries = list(
             tournament.entries.filter(withdrawn=False)
             .select_related("player")
             .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
         )
-    result = standings_module.compute(tournament, matches, hands)
+    sheets = standings_module.sheets_from_inputs(tournament.ruleset, matches, inputs)
+    result = standings_module.compute_from_sheets(tournament, matches, sheets)
     return PublicData(tournament, matches, result, entries)
 
 
