@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import (
     HandInput,
     HandKind,
+    HandScore,
     MatchSheet,
     Result,
     RuleSet,
@@ -133,12 +134,13 @@ def sheets_from_inputs(
 ) -> dict[int, MatchSheet]:
     """The engine's sheet of every match that has hands in ``inputs``, by match id."""
     sheets: dict[int, MatchSheet] = {}
+    scores: dict[HandInput, HandScore] = {}  # one rule set: each distinct hand scored once
     for match in matches:
         hands = inputs.get(match.pk)
         if not hands:
             continue
         try:
-            sheets[match.pk] = score_match(rules, hands, first_dealer(match))
+            sheets[match.pk] = score_match(rules, hands, first_dealer(match), scores=scores)
         except ScoringError:
             # Stored hands always passed the engine; if one no longer does (a data fix
             # gone wrong), the public page leaves that match out rather than failing.

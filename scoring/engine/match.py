@@ -212,7 +212,11 @@ def _next_dealer(deal: Deal, dealer: Side | None, score: HandScore) -> Side | No
 
 
 def replay(
-    rules: RuleSet, hands: Iterable[HandInput], first_dealer: Side | None = None
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
 ) -> MatchState:
     """The state after ``hands``: what folding them through :meth:`MatchState.apply` gives.
 
@@ -220,6 +224,10 @@ def replay(
     and three pairs per hand, because every public page replays every hand of its
     tournament (15,000 for 256 players); the result is equal, field for field, and a
     property test holds the two to it. Hollywood columns take the general path.
+
+    ``scores``, if given, holds what hands score under these same ``rules`` and is
+    filled in as hands are scored (a refused hand is not kept): replaying many matches
+    under one rule set with one dict scores each distinct hand once.
     """
     if rules.is_hollywood:
         state = MatchState.start(rules, first_dealer)
@@ -243,10 +251,14 @@ def replay(
             raise ScoringError(
                 _("the match is already complete; no more hands can be entered")
             ).at_hand(number)
-        try:
-            score = score_hand(rules, hand)
-        except ScoringError as error:
-            raise error.at_hand(number) from None
+        score = scores.get(hand) if scores is not None else None
+        if score is None:
+            try:
+                score = score_hand(rules, hand)
+            except ScoringError as error:
+                raise error.at_hand(number) from None
+            if scores is not None:
+                scores[hand] = score
         scored.append(ScoredHand(number, hand, score, game, (), dealer))
         in_game.append(number)
         dealer = _next_dealer(deal, dealer, score)
@@ -297,13 +309,17 @@ def replay(
 
 
 def score_match(
-    rules: RuleSet, hands: Iterable[HandInput], first_dealer: Side | None = None
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
 ) -> MatchSheet:
-    """Replay ``hands`` (in order) under ``rules``.
+    """Replay ``hands`` (in order) under ``rules`` (``scores``: see :func:`replay`).
 
     Raises :class:`ScoringError` naming the first hand (1-based) the rules refuse.
     """
-    return replay(rules, hands, first_dealer).sheet()
+    return replay(rules, hands, first_dealer, scores=scores).sheet()
 
 
 def preview_hand(

@@ -14,6 +14,7 @@ from scoring.engine import (
     Pair,
     ScoringError,
     Side,
+    score_hand,
     score_match,
 )
 from scoring.engine.match import replay
@@ -197,10 +198,14 @@ def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
     rules = rules.replace(deal=deal)
     hands = [*hands[:at], *odd, *hands[at:]]
     expected = folded(rules, hands, dealer)
-    try:
-        got = replay(rules, iter(hands), dealer)
-    except ScoringError as error:
-        got = (error.hand, str(error), error.field)
-    assert got == expected
+    scores = {}
+    for _ in range(2):  # the second time with every hand's score from the first
+        try:
+            got = replay(rules, iter(hands), dealer, scores=scores)
+        except ScoringError as error:
+            got = (error.hand, str(error), error.field)
+        assert got == expected
+    if not rules.is_hollywood:
+        assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
     if isinstance(got, MatchState):
         assert score_match(rules, hands, dealer) == expected.sheet()
