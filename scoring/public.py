@@ -85,6 +85,7 @@ def load(tournament: Tournament) -> PublicData:
             Hand.objects.filter(match__tournament=tournament)
             .order_by("match", "number")
             .values_list("match_id", *HAND_FIELDS)
+            .iterator()
         )
         inputs = standings_module.inputs_by_match(rows)
     else:
