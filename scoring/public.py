@@ -84,10 +84,11 @@ def load(tournament: Tournament) -> PublicData:
     inputs: dict[int, list[HandInput]] = {}
     entries: list[Entry] = []
     if matches:
-        # Plain rows, not model instances: a 256-player field has ~15,000 hands.
+        # Plain rows, not model instances: a 256-player field has ~15,000 hands. Ordered by
+        # the column: "match" would bring in Match's ordering and join the tournament.
         rows = (
             Hand.objects.filter(match__tournament=tournament)
-            .order_by("match", "number")
+            .order_by("match_id", "number")
             .values_list("match_id", *HAND_FIELDS)
             .iterator()
         )
