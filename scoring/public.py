@@ -20,24 +20,29 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
+from django.template.context import make_context
+from django.template.loader import get_template
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.engine import MatchSheet
+from scoring.engine import HandInput, MatchSheet
 from tournaments.models import Entry, Match, Tournament
 from tournaments.rules_text import rules_summary
 
 from . import standings as standings_module
 from .models import Hand
 from .public_board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
+from .services import HAND_FIELDS
 from .standings import Standings
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
 PAGE_PARTS = ("bracket", "standings")
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
+# Never read by these pages; the timestamps cost a conversion each, ~2,300 a page at 256.
+UNUSED_MATCH_FIELDS = ("token", "token_revoked", "queued_at", "started_at", "completed_at")
+UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created", "player__updated")
 DISPLAY_MAX_CROSS_TABLE = 12
 DISPLAY_MAX_ROWS = 16
 
@@ -70,27 +75,33 @@ def load(tournament: Tournament) -> PublicData:
     private = [
         f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE_PLAYER_FIELDS
     ]
+    unused = [f"{side}__{name}" for side in ("side_a", "side_b") for name in UNUSED_ENTRY_FIELDS]
     matches = list(
         Match.objects.filter(tournament=tournament)
         .select_related("side_a__player", "side_b__player")
-        .defer(*private, "token")
+        .defer(*private, *unused, *UNUSED_MATCH_FIELDS)
         .order_by("round", "section", "position", "pk")
     )
-    hands: list[Hand] = []
+    inputs: dict[int, list[HandInput]] = {}
     entries: list[Entry] = []
     if matches:
-        hands = list(
+        # Plain rows, not model instances: a 256-player field has ~15,000 hands. Ordered by
+        # the column: "match" would bring in Match's ordering and join the tournament.
+        rows = (
             Hand.objects.filter(match__tournament=tournament)
-            .only("match", "number", "kind", "by", "deadwood", "defender_deadwood", "knock_card")
-            .order_by("match", "number")
+            .order_by("match_id", "number")
+            .values_list("match_id", *HAND_FIELDS)
+            .iterator()
         )
+        inputs = standings_module.inputs_by_match(rows)
     else:
         entries = list(
             tournament.entries.filter(withdrawn=False)
             .select_related("player")
             .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
         )
-    result = standings_module.compute(tournament, matches, hands)
+    sheets = standings_module.sheets_from_inputs(tournament.ruleset, matches, inputs)
+    result = standings_module.compute_from_sheets(tournament, matches, sheets)
     return PublicData(tournament, matches, result, entries)
 
 
@@ -99,6 +110,21 @@ def load(tournament: Tournament) -> PublicData:
 
 def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
+
+
+def _render(request: HttpRequest, template_name: str, context: dict[str, Any]) -> HttpResponse:
+    """``render()``, except that nothing of ``context`` outlives the rendering.
+
+    A RequestContext sits in a reference cycle of its own (each ``update`` adds a
+    ContextDict that points back at it), so a page's context handed to ``render()`` is
+    freed only by the cyclic garbage collector: ~32,000 objects for a 256-player bracket
+    on every request, and the full collections they bring on walk the whole heap. Pushed
+    for the render and popped after, the page's objects go as soon as it is sent.
+    """
+    template = get_template(template_name)
+    request_context = make_context(None, request, autoescape=template.backend.engine.autoescape)
+    with request_context.push(context):
+        return HttpResponse(template.template.render(request_context))
 
 
 def _vary(response: HttpResponse) -> HttpResponse:
@@ -149,7 +175,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         part = request.htmx.target if request.htmx.target in PAGE_PARTS else PAGE_PARTS[0]
         template = f"{PAGE}#{part}"
-    return _vary(TemplateResponse(request, template, page_context(data)))
+    return _vary(_render(request, template, page_context(data)))
 
 
 @require_GET
@@ -245,4 +271,4 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
         more_rows=max(0, len(data.standings.rows) - DISPLAY_MAX_ROWS),
     )
     template = f"{DISPLAY}#display-panel" if request.htmx else DISPLAY
-    return _vary(TemplateResponse(request, template, context))
+    return _vary(_render(request, template, context))

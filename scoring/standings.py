@@ -25,15 +25,25 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
-from scoring.engine import HandKind, MatchSheet, Result, RuleSet, ScoringError, Side, score_match
-from scoring.services import first_dealer, hand_inputs
+from scoring.engine import (
+    HandInput,
+    HandKind,
+    HandScore,
+    MatchSheet,
+    Result,
+    RuleSet,
+    ScoringError,
+    Side,
+    score_match,
+)
+from scoring.services import HandData, first_dealer, hand_inputs
 
 if TYPE_CHECKING:
     from scoring.models import Hand
@@ -94,14 +104,43 @@ def match_sheets(
     by_match: dict[int, list[Hand]] = defaultdict(list)
     for hand in hands:
         by_match[hand.match_id].append(hand)
-    sheets: dict[int, MatchSheet] = {}
-    for match in matches:
-        rows = by_match.get(match.pk)
-        if not rows:
-            continue
+    inputs: dict[int, list[HandInput]] = {}
+    for match_id, rows in by_match.items():
         rows.sort(key=attrgetter("number"))
+        inputs[match_id] = hand_inputs(rows)
+    return sheets_from_inputs(rules, matches, inputs)
+
+
+def inputs_by_match(rows: Iterable[tuple[Any, ...]]) -> dict[int, list[HandInput]]:
+    """Engine input by match id from ``(match id, *HAND_FIELDS)`` rows in hand order.
+
+    Equal rows share one :class:`HandInput` (it is immutable): a tournament repeats the
+    same few hundred hands thousands of times, and converting each row anew was most
+    of the cost of loading them.
+    """
+    converted: dict[tuple[Any, ...], HandInput] = {}
+    by_match: dict[int, list[HandInput]] = defaultdict(list)
+    for row in rows:
+        fields = row[1:]
+        hand = converted.get(fields)
+        if hand is None:
+            hand = converted[fields] = HandData(*fields).to_input()
+        by_match[row[0]].append(hand)
+    return by_match
+
+
+def sheets_from_inputs(
+    rules: RuleSet, matches: Iterable[Match], inputs: Mapping[int, Sequence[HandInput]]
+) -> dict[int, MatchSheet]:
+    """The engine's sheet of every match that has hands in ``inputs``, by match id."""
+    sheets: dict[int, MatchSheet] = {}
+    scores: dict[HandInput, HandScore] = {}  # one rule set: each distinct hand scored once
+    for match in matches:
+        hands = inputs.get(match.pk)
+        if not hands:
+            continue
         try:
-            sheets[match.pk] = score_match(rules, hand_inputs(rows), first_dealer(match))
+            sheets[match.pk] = score_match(rules, hands, first_dealer(match), scores=scores)
         except ScoringError:
             # Stored hands always passed the engine; if one no longer does (a data fix
             # gone wrong), the public page leaves that match out rather than failing.
@@ -219,7 +258,15 @@ class Standings:
 
 def compute(tournament: Tournament, matches: Sequence[Match], hands: Iterable[Hand]) -> Standings:
     """Standings of ``tournament`` from its loaded ``matches`` and ``hands``; no queries."""
-    sheets = match_sheets(tournament.ruleset, matches, hands)
+    return compute_from_sheets(
+        tournament, matches, match_sheets(tournament.ruleset, matches, hands)
+    )
+
+
+def compute_from_sheets(
+    tournament: Tournament, matches: Sequence[Match], sheets: dict[int, MatchSheet]
+) -> Standings:
+    """Standings of ``tournament`` from its loaded ``matches`` and their engine sheets."""
     stats = player_stats(matches, sheets)
     kind = tournament.bracket_kind
     if kind == "round_robin":

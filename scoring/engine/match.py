@@ -177,16 +177,7 @@ class MatchState:
         return tallies, all(col.closed for col in tallies)
 
     def _next_dealer(self, score: HandScore) -> Side | None:
-        dealer = self.dealer
-        if dealer is None or score.result is Result.DRAW:
-            return dealer
-        if score.winner is None:  # a no-score tie
-            return dealer.other if self.rules.deal is Deal.ALTERNATE else dealer
-        if self.rules.deal is Deal.WINNER:
-            return score.winner
-        if self.rules.deal is Deal.LOSER:
-            return score.winner.other
-        return dealer.other
+        return _next_dealer(self.rules.deal, self.dealer, score)
 
     def sheet(self) -> MatchSheet:
         rules = self.rules
@@ -207,17 +198,128 @@ class MatchState:
         return MatchSheet(rules, self.first_dealer, self.hands, games, summary, self.dealer)
 
 
+def _next_dealer(deal: Deal, dealer: Side | None, score: HandScore) -> Side | None:
+    """Who deals the hand after one that scored ``score`` and was dealt by ``dealer``."""
+    if dealer is None or score.result is Result.DRAW:
+        return dealer
+    if score.winner is None:  # a no-score tie
+        return dealer.other if deal is Deal.ALTERNATE else dealer
+    if deal is Deal.WINNER:
+        return score.winner
+    if deal is Deal.LOSER:
+        return score.winner.other
+    return dealer.other
+
+
+def replay(
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
+) -> MatchState:
+    """The state after ``hands``: what folding them through :meth:`MatchState.apply` gives.
+
+    The games format is folded here with plain counters instead of a new state, tally
+    and three pairs per hand, because every public page replays every hand of its
+    tournament (15,000 for 256 players); the result is equal, field for field, and a
+    property test holds the two to it. Hollywood columns take the general path.
+
+    ``scores``, if given, holds what hands score under these same ``rules`` and is
+    filled in as hands are scored (a refused hand is not kept): replaying many matches
+    under one rule set with one dict scores each distinct hand once.
+    """
+    if rules.is_hollywood:
+        state = MatchState.start(rules, first_dealer)
+        for hand in hands:
+            state = state.apply(hand)
+        return state
+    target = rules.game_target
+    deal = rules.deal
+    closed: list[GameTally] = []
+    won = {Side.A: 0, Side.B: 0}
+    scored: list[ScoredHand] = []
+    game = 1
+    in_game: list[int] = []
+    points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
+    dealer = first_dealer
+    complete = False
+    number = 0
+    for hand in hands:
+        number += 1
+        if complete:
+            raise ScoringError(
+                _("the match is already complete; no more hands can be entered")
+            ).at_hand(number)
+        score = scores.get(hand) if scores is not None else None
+        if score is None:
+            try:
+                score = score_hand(rules, hand)
+            except ScoringError as error:
+                raise error.at_hand(number) from None
+            if scores is not None:
+                scores[hand] = score
+        scored.append(ScoredHand(number, hand, score, game, (), dealer))
+        in_game.append(number)
+        dealer = _next_dealer(deal, dealer, score)
+        side = score.winner
+        if side is None:
+            continue
+        if side is Side.A:
+            points_a += score.points
+            hands_a += 1
+            boxes_a += score.boxes
+            reached = points_a >= target
+        else:
+            points_b += score.points
+            hands_b += 1
+            boxes_b += score.boxes
+            reached = points_b >= target
+        if not reached:
+            continue
+        closed.append(
+            GameTally(
+                game,
+                tuple(in_game),
+                Pair(points_a, points_b),
+                Pair(hands_a, hands_b),
+                Pair(boxes_a, boxes_b),
+                side,
+                number,
+            )
+        )
+        won[side] += 1
+        if won[side] >= rules.games_to_win:
+            complete = True
+        else:
+            game += 1
+            in_game = []
+            points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
+    if not complete:
+        closed.append(
+            GameTally(
+                game,
+                tuple(in_game),
+                Pair(points_a, points_b),
+                Pair(hands_a, hands_b),
+                Pair(boxes_a, boxes_b),
+            )
+        )
+    return MatchState(rules, first_dealer, tuple(closed), tuple(scored), dealer, complete)
+
+
 def score_match(
-    rules: RuleSet, hands: Iterable[HandInput], first_dealer: Side | None = None
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
 ) -> MatchSheet:
-    """Replay ``hands`` (in order) under ``rules``.
+    """Replay ``hands`` (in order) under ``rules`` (``scores``: see :func:`replay`).
 
     Raises :class:`ScoringError` naming the first hand (1-based) the rules refuse.
     """
-    state = MatchState.start(rules, first_dealer)
-    for hand in hands:
-        state = state.apply(hand)
-    return state.sheet()
+    return replay(rules, hands, first_dealer, scores=scores).sheet()
 
 
 def preview_hand(

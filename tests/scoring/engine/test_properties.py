@@ -10,11 +10,14 @@ from scoring.engine import (
     Card,
     HandInput,
     HandKind,
+    MatchState,
     Pair,
     ScoringError,
     Side,
+    score_hand,
     score_match,
 )
+from scoring.engine.match import replay
 
 sides = st.sampled_from([Side.A, Side.B])
 deadwood = st.integers(min_value=0, max_value=98)
@@ -156,3 +159,53 @@ def test_games_partition_the_hands_and_hollywood_opens_at_most_one_column(case):
         new = set(hand.columns) - entered[winner]
         assert len(new) <= 1
         entered[winner] |= set(hand.columns)
+
+
+any_hand = st.builds(
+    HandInput,
+    st.sampled_from(list(HandKind)),
+    st.none() | sides,
+    st.none() | st.integers(0, 12),
+    st.none() | deadwood,
+    st.none() | cards,
+)
+"""Any hand at all, the ones the rules refuse included."""
+
+
+def folded(rules, hands, dealer):
+    """The state after ``hands`` one :meth:`MatchState.apply` at a time, or the error."""
+    state = MatchState.start(rules, dealer)
+    try:
+        for hand in hands:
+            state = state.apply(hand)
+    except ScoringError as error:
+        return (error.hand, str(error), error.field)
+    return state
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    rules_and_hands(),
+    st.lists(any_hand, max_size=3),
+    st.sampled_from(["alternate", "winner", "loser"]),
+    st.none() | sides,
+    st.integers(0, 40),
+)
+def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
+    """score_match's fast fold of the games format gives exactly MatchState.apply's state:
+    every scored hand, tally, dealer and the error (hand, message, field) if any."""
+    rules, hands = case
+    rules = rules.replace(deal=deal)
+    hands = [*hands[:at], *odd, *hands[at:]]
+    expected = folded(rules, hands, dealer)
+    scores = {}
+    for _ in range(2):  # the second time with every hand's score from the first
+        try:
+            got = replay(rules, iter(hands), dealer, scores=scores)
+        except ScoringError as error:
+            got = (error.hand, str(error), error.field)
+        assert got == expected
+    if not rules.is_hollywood:
+        assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
+    if isinstance(got, MatchState):
+        assert score_match(rules, hands, dealer) == expected.sheet()
