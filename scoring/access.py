@@ -15,7 +15,6 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -23,6 +22,7 @@ from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 
 from .middleware import use_tournament_language
+from .prepared import PreparedLookup
 
 # Failed table-link look-ups per client address before it is turned away for a while.
 TOKEN_FAILURE_LIMIT = 20
@@ -119,9 +119,22 @@ def _matches(lock: bool) -> QuerySet[Match]:
     return Match.objects.select_related("tournament", "side_a__player", "side_b__player")
 
 
+# Hand entry's look-ups, compiled once (see scoring.prepared); sentinels no URL can carry.
+_LOCKED = {
+    "pk": PreparedLookup(lambda: _matches(True), "pk", -1),
+    "token": PreparedLookup(lambda: _matches(True), "token", "\0"),
+}
+
+
+def _find(field: str, value: Any, *, lock: bool) -> Match | None:
+    if lock:
+        return _LOCKED[field].get(value)
+    return _matches(False).filter(**{field: value}).first()
+
+
 def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = False) -> MatchAccess:
-    match = get_object_or_404(_matches(lock), pk=match_id)
-    if match.tournament.slug != slug:  # checked here: a join in the filter costs more
+    match = _find("pk", match_id, lock=lock)
+    if match is None or match.tournament.slug != slug:  # a join in the filter costs more
         raise Http404
     tournament = match.tournament
     use_tournament_language(request, tournament.language)
@@ -135,7 +148,7 @@ def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchA
     key = f"table-link-failures:{_client(request)}"
     if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
         raise TokenRateLimited
-    match = _matches(lock).filter(token=token).first() if 20 <= len(token) <= 64 else None
+    match = _find("token", token, lock=lock) if 20 <= len(token) <= 64 else None
     if match is None:
         cache.add(key, 0, TOKEN_FAILURE_WINDOW)
         try:
