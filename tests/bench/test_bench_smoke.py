@@ -122,5 +122,7 @@ def test_bench_report_shape_and_query_counts():
 
     names = [check["name"] for check in report["budgets"]]
     assert any(name.startswith("hand entry ÷ bare view") for name in names)
+    for label in ("tournament page", "standings region (htmx)", "standings.json", "projector"):
+        assert any(name.startswith(f"{label} 8 ÷ 4 players") for name in names), label
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
     json.dumps(report)  # the report file can be written
