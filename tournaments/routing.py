@@ -87,9 +87,10 @@ class Board:
 
         With ``lock`` the tournament row is locked first (on PostgreSQL; SQLite's
         immediate transactions serialise writers anyway): one lock serialises every
-        bracket move in a tournament, taken in the same order as hand entry (which locks
-        its match together with the tournament), so two tables confirming at once
-        queue instead of deadlocking over each other's match rows.
+        bracket move in a tournament, so two tables confirming at once queue instead of
+        deadlocking over each other's match rows. Hand entry locks only its own match
+        row; it writes the tournament row only with the tournament's very first hand
+        (to lock the rules).
         """
         if lock:
             lock_tournament(tournament)
