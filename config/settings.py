@@ -112,6 +112,10 @@ SQLITE_DEFAULT = {
 
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    # Behind a transaction-pooling pgbouncer, server-side cursors (the public pages stream
+    # their hands with .iterator()) must be off.
+    if os.environ.get("DATABASE_DISABLE_SERVER_SIDE_CURSORS") == "1":
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 else:
     DATABASES = {"default": SQLITE_DEFAULT}
 

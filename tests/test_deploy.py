@@ -59,3 +59,14 @@ def test_development_defaults_are_unchanged():
     assert development["SECURE_SSL_REDIRECT"] is False
     assert development["SESSION_COOKIE_SECURE"] is False
     assert "localhost" in development["ALLOWED_HOSTS"]
+
+
+def test_server_side_cursors_can_be_switched_off_for_a_connection_pooler():
+    script = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.DATABASES['default'].get('DISABLE_SERVER_SIDE_CURSORS', False))"
+    )
+    url = "postgres://gin@127.0.0.1:5432/gin"
+    plain = run(["-c", script], DATABASE_URL=url)
+    pooled = run(["-c", script], DATABASE_URL=url, DATABASE_DISABLE_SERVER_SIDE_CURSORS="1")
+    assert (plain.stdout.strip(), pooled.stdout.strip()) == ("False", "True"), plain.stderr
