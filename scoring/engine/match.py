@@ -245,6 +245,13 @@ def replay(
     dealer = first_dealer
     complete = False
     number = 0
+
+    def tally(winner: Side | None = None, closed_by: int | None = None) -> GameTally:
+        """The current game from the counters."""
+        points, won_hands = Pair(points_a, points_b), Pair(hands_a, hands_b)
+        boxes = Pair(boxes_a, boxes_b)
+        return GameTally(game, tuple(in_game), points, won_hands, boxes, winner, closed_by)
+
     for hand in hands:
         number += 1
         if complete:
@@ -277,17 +284,7 @@ def replay(
             reached = points_b >= target
         if not reached:
             continue
-        closed.append(
-            GameTally(
-                game,
-                tuple(in_game),
-                Pair(points_a, points_b),
-                Pair(hands_a, hands_b),
-                Pair(boxes_a, boxes_b),
-                side,
-                number,
-            )
-        )
+        closed.append(tally(side, number))
         won[side] += 1
         if won[side] >= rules.games_to_win:
             complete = True
@@ -296,15 +293,7 @@ def replay(
             in_game = []
             points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
     if not complete:
-        closed.append(
-            GameTally(
-                game,
-                tuple(in_game),
-                Pair(points_a, points_b),
-                Pair(hands_a, hands_b),
-                Pair(boxes_a, boxes_b),
-            )
-        )
+        closed.append(tally())
     return MatchState(rules, first_dealer, tuple(closed), tuple(scored), dealer, complete)
 
 
