@@ -62,14 +62,7 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
                 raise services.rules_locked_error(tournament)
             tournament.rules = new_rules
         for name, value in _settings(data).items():
-            if generated and name in (
-                "bracket_kind",
-                "third_place",
-                "consolation",
-                "bracket_reset",
-                "random_draw",
-                "draw_seed",
-            ):
+            if generated and name in BRACKET_FIELDS:
                 if value != getattr(tournament, name):
                     raise ValidationError(
                         _("The bracket has been generated: clear it before changing the format.")
