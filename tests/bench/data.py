@@ -13,7 +13,7 @@ every later round is routed by the app itself.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any
 
@@ -136,20 +136,8 @@ def new_tournament(
     return make_bracket(players=players, owner=owner, name=name, rules=rules, **fields)
 
 
-def check_summaries(matches: Sequence[Match]) -> list[str]:
-    """Matches whose stored summary differs from the engine's view of their hands."""
-    wrong = []
-    for match in matches:
-        sheet = services.sheet_for(match)
-        summary = sheet.match
-        stored = (match.score_a, match.score_b, match.total_a, match.total_b, match.winner_side)
-        expected = (
-            summary.won.a,
-            summary.won.b,
-            summary.total.a,
-            summary.total.b,
-            summary.winner.value if summary.winner else "",
-        )
-        if stored != expected:
-            wrong.append(f"{match.key}: stored {stored}, engine {expected}")
-    return wrong
+def check_summaries(tournament: Tournament) -> list[str]:
+    """How stored summaries differ from the engine's view of the hands (verify_tournament)."""
+    from scoring.management.commands.verify_tournament import verify
+
+    return [str(difference) for difference in verify(tournament)[1]]
