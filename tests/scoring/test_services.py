@@ -168,7 +168,7 @@ def generate_bracket_for(*, players: int):
     return tournament
 
 
-def test_load_inputs_reads_what_the_orm_reads(monkeypatch):
+def test_load_inputs_reads_what_the_orm_reads():
     # load_inputs runs the SQL the ORM wrote for the hands query; both ways must agree,
     # nulls and knock cards included, in the order of the hands.
     match = ready_match(preset="oklahoma", rules={"game_target": 5000})
@@ -177,7 +177,7 @@ def test_load_inputs_reads_what_the_orm_reads(monkeypatch):
     play(match, hands)
     direct = services.load_inputs(match)
     assert len(direct) == 7 and direct[6].by is None and direct[1].deadwood is None
-    assert services._hand_rows_sql("default") is not None
-    monkeypatch.setattr(services, "_hand_rows_sql", lambda alias: None)
-    assert services.load_inputs(match) == direct
+    queryset_rows = list(services._hand_rows().filter(match_id=match.pk))
+    assert services._HAND_ROWS.rows(match.pk) == queryset_rows
+    assert services._HAND_ROWS.rows(match.pk + 1000) == []
     assert direct == services.hand_inputs(Hand.objects.filter(match=match).order_by("number"))
