@@ -19,6 +19,9 @@ Every PDF is in the tournament's language and page size (see :mod:`scoring.pdf_d
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
@@ -93,21 +96,22 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
     return pdf_response(content, filename, secret=True)
 
 
+def _bracket_pdf(
+    slug: str, document: Callable[[Tournament], Any], render: Callable[..., bytes], kind: str
+) -> HttpResponse:
+    """A public PDF of the drawn bracket (``kind``: bracket or standings)."""
+    found = document(get_object_or_404(Tournament, slug=slug))
+    if found is None:
+        return not_found(_("The bracket has not been drawn yet."))
+    sheet, labels = found
+    return pdf_response(render(sheet, labels=labels), f"{slug}-{kind}.pdf")
+
+
 @require_GET
 def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    document = pdf_data.bracket_document(tournament)
-    if document is None:
-        return not_found(_("The bracket has not been drawn yet."))
-    sheet, labels = document
-    return pdf_response(render_bracket(sheet, labels=labels), f"{slug}-bracket.pdf")
+    return _bracket_pdf(slug, pdf_data.bracket_document, render_bracket, "bracket")
 
 
 @require_GET
 def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    document = pdf_data.standings_document(tournament)
-    if document is None:
-        return not_found(_("The bracket has not been drawn yet."))
-    sheet, labels = document
-    return pdf_response(render_standings(sheet, labels=labels), f"{slug}-standings.pdf")
+    return _bracket_pdf(slug, pdf_data.standings_document, render_standings, "standings")
