@@ -5,10 +5,9 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
-HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest browser-deps bench loadtest messages translations clean
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest messages translations clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,14 +21,17 @@ $(DEV_STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[dev]"
 	touch $(RUN_STAMP) $@
 
-## run: install, migrate, load the demo tournament (first time only) and serve on 127.0.0.1:8000
+## run: install, then the venue server (`ginclub venue`): migrates, loads the demo on first
+## start, prints the address and QR code for phones, serves every IPv4 interface on PORT
 run: $(RUN_STAMP)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py seed_demo --if-empty
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(BIN)/ginclub venue --port $(PORT)
+
+## dev: for developers, Django's development server on 127.0.0.1 (DEBUG, autoreload)
+dev: $(RUN_STAMP)
+	$(BIN)/ginclub dev --port $(PORT)
 
 ## test: lint, type-check and run the whole test suite
-test: $(DEV_STAMP) browser-deps lint typecheck pytest
+test: $(DEV_STAMP) test-deps lint typecheck pytest
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -41,11 +43,14 @@ typecheck: $(DEV_STAMP)
 pytest: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 
-## browser-deps: Debian's Chromium for the Playwright tests (never a downloaded browser)
-browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils >/dev/null; }
+## test-deps: Debian's Chromium (Playwright drives it; never a downloaded browser),
+## poppler-utils (PDF pages to PNG) and zbar-tools (decodes the printed QR codes)
+test-deps:
+	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 \
+		&& command -v zbarimg >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium, poppler-utils and zbar-tools for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq chromium poppler-utils zbar-tools >/dev/null; }
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
 bench: $(DEV_STAMP)
@@ -62,7 +67,7 @@ messages: $(DEV_STAMP)
 ## translations: gather new and changed messages into locale/es (GNU gettext), then compile
 translations: $(DEV_STAMP)
 	$(PY) manage.py makemessages -l es --no-obsolete \
-		--ignore=.venv --ignore=tests --ignore=test-artifacts --ignore=staticfiles
+		--ignore=.venv --ignore=tests --ignore=test-artifacts --ignore=data
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:

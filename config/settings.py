@@ -1,19 +1,32 @@
 """Settings for the gin rummy club site: one file, driven by the environment.
 
-Development (the default) runs on SQLite with DEBUG on and a throwaway secret key.
-Production sets ``DJANGO_DEBUG=0``, ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS`` and
-usually ``DATABASE_URL`` (PostgreSQL); see the README's "Running it for a club" section.
+Three ways to run it:
+
+- **Venue** (``ginclub venue``, ``make run``; ``GINCLUB_VENUE=1``): a laptop on the venue
+  Wi-Fi serves the room over plain HTTP. DEBUG off, a secret key generated once and kept in
+  the data folder, the laptop's own addresses and names allowed, and no HTTPS-only cookies,
+  redirects or HSTS (a venue LAN has no certificates: they would lock the phones out).
+- **Development** (``ginclub dev``, ``make dev``, and the default): DEBUG on, a throwaway key.
+- **Club server** (``DJANGO_DEBUG=0``): ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS`` and
+  usually ``DATABASE_URL`` (PostgreSQL), behind a TLS proxy; see the README.
+
+Data (the SQLite database, the secret key, the shared cache) lives in ``GINCLUB_DATA_DIR``
+(default ``data/`` in the checkout), backups in ``GINCLUB_BACKUP_DIR`` (default
+``<data>/backups``; point it at a USB stick).
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from config import network
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -29,16 +42,52 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+def venue_secret_key(path: Path) -> str:
+    """The venue's secret key, made on first start and kept beside the database, so that
+    sessions (a director's log-in) survive a restart. Never in the repository."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(path, "x") as handle:  # two processes starting at once: one key wins
+            handle.write(secrets.token_urlsafe(50))
+    except FileExistsError:
+        pass
+    return path.read_text().strip()
+
+
+DATA_DIR = Path(os.environ.get("GINCLUB_DATA_DIR", BASE_DIR / "data")).resolve()
+BACKUP_DIR = Path(os.environ.get("GINCLUB_BACKUP_DIR", DATA_DIR / "backups")).resolve()
+# Backups kept in BACKUP_DIR (the oldest go first), and the longest wait between two.
+BACKUP_KEEP = int(os.environ.get("GINCLUB_BACKUP_KEEP", "30"))
+BACKUP_INTERVAL = int(os.environ.get("GINCLUB_BACKUP_INTERVAL", "300"))
+
+VENUE = env_bool("GINCLUB_VENUE", False)
+VENUE_PORT = int(os.environ.get("GINCLUB_PORT", "8000"))
+VENUE_ADDRESSES = network.lan_addresses() if VENUE else []
+
+DEBUG = env_bool("DJANGO_DEBUG", not VENUE)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY and VENUE:
+    SECRET_KEY = venue_secret_key(DATA_DIR / "secret_key.txt")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0.")
     SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]" if DEBUG else "")
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+if VENUE:
+    # Phones use the laptop's LAN address (or its name); the director may use either.
+    venue_hosts = [*LOCAL_HOSTS, *VENUE_ADDRESSES, *network.host_names()]
+    ALLOWED_HOSTS = [*venue_hosts, *env_list("DJANGO_ALLOWED_HOSTS")]
+    CSRF_TRUSTED_ORIGINS = [f"http://{host}:{VENUE_PORT}" for host in venue_hosts]
+else:
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ",".join(LOCAL_HOSTS) if DEBUG else "")
+    CSRF_TRUSTED_ORIGINS = []
+CSRF_TRUSTED_ORIGINS += env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,6 +101,7 @@ INSTALLED_APPS = [
     "template_partials",
     "tournaments",
     "scoring",
+    "backups",
 ]
 
 MIDDLEWARE = [
@@ -93,7 +143,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 # on the busy timeout instead of failing with "database is locked" halfway through.
 SQLITE_DEFAULT = {
     "ENGINE": "django.db.backends.sqlite3",
-    "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+    "NAME": os.environ.get("SQLITE_PATH", str(DATA_DIR / "db.sqlite3")),
     "OPTIONS": {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -141,7 +191,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = DATA_DIR / "static"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -153,10 +203,27 @@ STORAGES = {
     },
 }
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# One cache every server process shares (the table-link guess limiter counts across all
+# gunicorn workers): files in the data folder, or Redis when REDIS_URL is set.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+        }
+    }
 
-# Production hardening; all of it is what `manage.py check --deploy` asks for.
-if not DEBUG:
+# Production hardening behind TLS; all of it is what `manage.py check --deploy` asks for.
+# The venue server speaks plain HTTP on the LAN, so it keeps only what works without TLS.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if not DEBUG and not VENUE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
@@ -164,10 +231,13 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
 
-# Where table links (QR codes) point. Defaults to the address the request came in on.
+# Where table links (QR codes) point. The venue server points them at the laptop's LAN
+# address, whatever address the director's own browser uses; otherwise they follow the
+# address the request came in on.
 SITE_URL = os.environ.get("SITE_URL", "")
+if VENUE and not SITE_URL and VENUE_ADDRESSES:
+    SITE_URL = f"http://{VENUE_ADDRESSES[0]}:{VENUE_PORT}"
 
 LOGGING = {
     "version": 1,

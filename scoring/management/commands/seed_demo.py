@@ -30,6 +30,19 @@ NAMES = [
 ]  # fmt: skip
 
 
+def ensure_director(username: str, password: str) -> tuple[Any, bool]:
+    """The account ``username``, made with ``password`` if it is new, allowed to create
+    tournaments; and whether it is new."""
+    user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        user.set_password(password)
+        user.save()
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
+    )
+    return user, created
+
+
 class Command(BaseCommand):
     help = "Create a demo director account and a demo tournament with some matches played."
 
@@ -37,32 +50,26 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-empty", action="store_true", help="Do nothing if any tournament exists."
         )
+        parser.add_argument(
+            "--password",
+            default=PASSWORD,
+            help="The demo director's password when the account is new (the venue server "
+            "gives a random one).",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["if_empty"] and Tournament.objects.exists():
             self.stdout.write("Demo data not loaded: there are tournaments already.")
             return
         with transaction.atomic():
-            director = self._director()
+            director, created = ensure_director(USERNAME, options["password"])
             tournament = self._tournament(director)
             self._play(tournament, director)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo tournament: /t/{tournament.slug}/\n"
-                f"Director log in: username {USERNAME!r}, password {PASSWORD!r}"
-            )
-        )
-
-    def _director(self) -> Any:
-        User = get_user_model()
-        user, created = User.objects.get_or_create(username=USERNAME)
+        self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
         if created:
-            user.set_password(PASSWORD)
-            user.save()
-        user.user_permissions.add(
-            Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
-        )
-        return user
+            self.stdout.write(
+                f"Director log in: username {USERNAME!r}, password {options['password']!r}"
+            )
 
     def _tournament(self, director: Any) -> Tournament:
         from scoring.engine import PRESETS

@@ -1,0 +1,184 @@
+"""The venue server: a laptop on the venue Wi-Fi serves the tournament to the room.
+
+``ginclub venue`` (``make run``) sets the venue environment (see :mod:`config.settings`),
+then :func:`serve` prepares the database (migrate, static files, on first start a
+director account with a random password and the demo tournament), starts the backup
+thread, prints the address phones use (and its QR code) and serves the site with
+waitress, a production WSGI server in pure Python that runs on Windows, macOS and Linux
+alike, on every IPv4 interface of the laptop.
+
+Nothing here forks or needs a shell.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+import segno
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.utils.translation import gettext as _
+
+from config import network
+
+# Enough threads for the tables entering hands and the pages polling at once; SQLite
+# queues the writers anyway. Connections beyond the threads wait in waitress's queue.
+THREADS = 16
+CONNECTION_LIMIT = 1000
+ADDRESS_CHECK_SECONDS = 15
+# No 0/O or 1/l/i: the first-start password is read off a screen and typed.
+PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def new_password() -> str:
+    return "-".join("".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(4)) for _ in range(3))
+
+
+def prepare(*, demo: bool, out: TextIO) -> str | None:
+    """Migrate, collect the static files and, on first start (no account yet), make the
+    director's account and load the demo. Returns the new director's password, if any."""
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    if get_user_model().objects.exists():
+        return None
+    from scoring.management.commands.seed_demo import USERNAME, ensure_director
+
+    password = new_password()
+    if demo:
+        call_command("seed_demo", if_empty=True, password=password, stdout=io.StringIO())
+    ensure_director(USERNAME, password)
+    return password
+
+
+def phone_url(addresses: list[str], port: int) -> str | None:
+    if settings.SITE_URL:
+        return settings.SITE_URL.rstrip("/") + "/"
+    return f"http://{addresses[0]}:{port}/" if addresses else None
+
+
+def banner(*, port: int, password: str | None, out: TextIO) -> None:
+    """The few lines a director needs: where phones go, how to log in, where data is."""
+    addresses = settings.VENUE_ADDRESSES
+    url = phone_url(addresses, port)
+    write = out.write
+    write("\n" + _("Gin club venue server is running.") + "\n\n")
+    if url:
+        write(_("Phones at the tables: join the venue Wi-Fi, then open") + f"\n    {url}\n")
+        for other in addresses[1:]:
+            write(
+                _("  (on another network of this laptop: %(url)s)")
+                % {"url": f"http://{other}:{port}/"}
+                + "\n"
+            )
+        write(_("or scan this code:") + "\n")
+        draw_qr(url, out)
+    else:
+        write(
+            _(
+                "This laptop is on no network yet: phones cannot connect until it joins the "
+                "venue Wi-Fi (or a phone's hotspot). Then stop this server and start it again."
+            )
+            + "\n"
+        )
+    write(_("On this laptop: %(url)s") % {"url": f"http://127.0.0.1:{port}/"} + "\n")
+    if password:
+        write(
+            "\n"
+            + _("Director log-in (shown once, keep it): username %(user)s, password %(pw)s")
+            % {"user": "director", "pw": password}
+            + "\n"
+        )
+    if connection.vendor == "sqlite":
+        write("\n" + _("Database: %(path)s") % {"path": settings.DATABASES["default"]["NAME"]})
+        write(
+            "\n"
+            + _("Backups: %(path)s (after every confirmed match and every %(minutes)d minutes)")
+            % {"path": settings.BACKUP_DIR, "minutes": max(1, settings.BACKUP_INTERVAL // 60)}
+        )
+    write("\n" + _("Stop the server with Ctrl+C.") + "\n\n")
+    out.flush()
+
+
+def draw_qr(url: str, out: TextIO) -> None:
+    """The phone address as a QR code in the terminal (half-block characters where the
+    terminal takes UTF-8, plain blocks otherwise)."""
+    compact = (getattr(out, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    try:
+        segno.make(url, error="m").terminal(out=out, compact=compact, border=2)
+    except (UnicodeError, OSError):
+        out.write(_("(this terminal cannot draw the QR code)") + "\n")
+
+
+def watch_addresses(initial: list[str], port: int, out: TextIO) -> threading.Event:
+    """Tell the director when the laptop's network changes (it joined the Wi-Fi late, or
+    moved to another one): phones need the new address, and a restart prints it."""
+    stop = threading.Event()
+
+    def run() -> None:
+        known = list(initial)
+        while not stop.wait(ADDRESS_CHECK_SECONDS):
+            current = network.lan_addresses()
+            if current == known:
+                continue
+            known = current
+            shown = ", ".join(f"http://{address}:{port}/" for address in current) or "—"
+            out.write(
+                "\n"
+                + _(
+                    "The laptop's network changed (now %(addresses)s). Stop this server with "
+                    "Ctrl+C and start it again so that phones and QR codes use the new address."
+                )
+                % {"addresses": shown}
+                + "\n"
+            )
+            out.flush()
+
+    threading.Thread(target=run, name="ginclub-addresses", daemon=True).start()
+    return stop
+
+
+def start_backups() -> Callable[[], None]:
+    """The backup thread, for a SQLite database; returns what stops it."""
+    if connection.vendor != "sqlite":
+        return lambda: None
+    from backups.scheduler import BackupScheduler
+
+    scheduler = BackupScheduler(
+        database=Path(settings.DATABASES["default"]["NAME"]),
+        folder=settings.BACKUP_DIR,
+        keep=settings.BACKUP_KEEP,
+        interval=settings.BACKUP_INTERVAL,
+    )
+    scheduler.start()
+    return scheduler.stop
+
+
+def serve(*, port: int, demo: bool = True, out: TextIO = sys.stdout) -> None:
+    import waitress
+
+    password = prepare(demo=demo, out=out)
+    from config.wsgi import application  # after collectstatic: whitenoise indexes the files
+
+    stop_backups = start_backups()
+    stop_watching = watch_addresses(settings.VENUE_ADDRESSES, port, out)
+    banner(port=port, password=password, out=out)
+    try:
+        waitress.serve(
+            application,
+            listen=f"0.0.0.0:{port}",
+            threads=THREADS,
+            connection_limit=CONNECTION_LIMIT,
+            ident="ginclub",
+            clear_untrusted_proxy_headers=True,
+        )
+    finally:
+        stop_watching.set()
+        stop_backups()
