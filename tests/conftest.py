@@ -18,6 +18,18 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(settings, tmp_path):
+    """Each test gets the shared file cache the site uses, in a folder of its own, so no
+    count (the table-link guess limiter's, say) leaks between tests or test runs."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+
+
 @pytest.fixture
 def director(db):
     from tests.factories import make_director

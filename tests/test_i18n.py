@@ -38,7 +38,7 @@ BASE_DIR = Path(settings.BASE_DIR)
 PO_PATH = BASE_DIR / "locale" / "es" / "LC_MESSAGES" / "django.po"
 MO_PATH = PO_PATH.with_suffix(".mo")
 # The same directories the Makefile's ``translations`` target leaves out.
-IGNORED_DIRS = {".venv", "tests", "test-artifacts", "staticfiles", "locale", "node_modules"}
+IGNORED_DIRS = {".venv", "tests", "test-artifacts", "data", "locale", "node_modules"}
 EXTENSIONS = {".py", ".html", ".txt"}  # makemessages' defaults for the "django" domain
 
 Key = tuple[str | None, str]  # (context, msgid)

@@ -15,6 +15,7 @@ Nothing here imports Django: the answers are judged from the HTTP responses alon
 from __future__ import annotations
 
 import http.client
+import ipaddress
 import random
 import re
 import threading
@@ -28,6 +29,16 @@ from typing import Any
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ALREADY = "is already entered."
+
+
+def is_loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 or localhost: the only places tests send traffic."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class TransportError(Exception):
@@ -87,8 +98,8 @@ class Stats:
 
 class Device:
     def __init__(self, base: str, stats: Stats, *, timeout: float) -> None:
-        host = urllib.parse.urlsplit(base).hostname
-        if host not in ("127.0.0.1", "localhost", "::1"):
+        host = urllib.parse.urlsplit(base).hostname or ""
+        if not is_loopback(host):
             raise ValueError(f"the load test talks to loopback only, not {host}")
         self.base = base.rstrip("/")
         self.stats = stats

@@ -1,4 +1,5 @@
-"""``make loadtest``: 64 tables enter whole matches at once through gunicorn (SPEC 10).
+"""``make loadtest``: 64 tables enter whole matches at once through the venue server and
+through gunicorn (SPEC 10).
 
 Run ``python -m tests.load.run`` (``--help`` for the knobs). For each database, SQLite
 (a scratch file, WAL) and then PostgreSQL 15 (a throwaway cluster started here and
@@ -6,13 +7,15 @@ stopped afterwards), in a child process of its own:
 
 1. migrate a scratch database and set up a tournament of 128 players: 64 first-round
    matches ready at 64 tables (best of five, the ``tournament`` preset);
-2. start gunicorn on 127.0.0.1 at a free port (``--workers``, ``--threads``);
+2. start the server on 127.0.0.1 at a free port: the venue server (``ginclub venue``,
+   waitress) or gunicorn (``--workers``, ``--threads``), each on a tournament of its own
+   (``--server``, both by default);
 3. run the 64 tables at once (:class:`tests.load.client.Table`, one thread each, plain
    ``urllib`` with a cookie jar): each opens its table link, POSTs every hand of a
    realistic match with its hand number the way htmx does (with ``--refresh`` it also
    reloads the two live regions after each hand, as the page does), sometimes sends a
    hand from a second device at the same moment, and confirms the result;
-4. stop gunicorn and check every match against the engine: the stored hands are exactly
+4. stop the server and check every match against the engine: the stored hands are exactly
    the hands the table sent (none lost, none duplicated, none altered), one "hand entered"
    audit row per hand, ``verify_tournament`` finds nothing to report, the match is
    complete and its winner has moved on to the next round.
@@ -39,11 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from .client import Plan, Stats, Table, TableResult
-from .servers import ROOT, gunicorn, postgres, postgres_available
+from .servers import ROOT, another_database, gunicorn, postgres, postgres_available, venue
 
 REPORT = ROOT / ".bench" / "load.json"
 BACKENDS = ("sqlite", "postgresql")
-# Lines in gunicorn's log (Django logs to stderr) that mean a request went wrong.
+SERVERS = ("venue", "gunicorn")
+# Lines in the server's log (Django logs to stderr) that mean a request went wrong.
 SERVER_TROUBLE = (
     "Traceback",
     "Internal Server Error",
@@ -69,7 +73,9 @@ def configure(env: dict[str, str]) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def setup_tournament(tables: int, rules: dict[str, Any] | None) -> tuple[Any, list[Plan]]:
+def setup_tournament(
+    tables: int, rules: dict[str, Any] | None, server: str
+) -> tuple[Any, list[Plan]]:
     """A running tournament with ``tables`` ready first-round matches, and each one's plan."""
     from django.db import connections
 
@@ -79,7 +85,7 @@ def setup_tournament(tables: int, rules: dict[str, Any] | None) -> tuple[Any, li
 
     director = make_director(username="load-director")
     tournament = new_tournament(
-        2 * tables, owner=director, name="Load test", rules=rules, tables=tables
+        2 * tables, owner=director, name=f"Load test ({server})", rules=rules, tables=tables
     )
     matches = ready_matches(tournament)
     if len(matches) != tables or any(m.table is None for m in matches):
@@ -268,18 +274,26 @@ def server_times(access: Path) -> dict[str, Any]:
     return {kind: latency(values) for kind, values in sorted(kinds.items())}
 
 
-def phase(backend: str, args: argparse.Namespace) -> dict[str, Any]:
+def serving(server: str, backend: str, args: argparse.Namespace) -> Any:
+    """The server to drive: the venue server (waitress), or gunicorn as on a club server."""
+    scratch = Path(args.scratch)
+    log = scratch / f"{server}-{backend}.log"
+    if server == "venue":
+        return venue({**os.environ}, data=scratch / f"venue-data-{backend}", log=log), log
+    access = scratch / f"access-{backend}.log"
+    return gunicorn(
+        {**os.environ}, workers=args.workers, threads=args.threads, log=log, access_log=access
+    ), log
+
+
+def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]:
     """Set up, serve, drive and verify one database; Django is configured here."""
     from django.db import connection
 
     rules = {"game_target": args.game_target} if args.game_target else None
-    tournament, plans = setup_tournament(args.tables, rules)
-    server_env = {**os.environ}
-    log = Path(args.scratch) / f"gunicorn-{backend}.log"
-    access = Path(args.scratch) / f"access-{backend}.log"
-    with gunicorn(
-        server_env, workers=args.workers, threads=args.threads, log=log, access_log=access
-    ) as base:
+    tournament, plans = setup_tournament(args.tables, rules, server)
+    running, log = serving(server, backend, args)
+    with running as base:
         stats, results, seconds = drive(base, plans, args)
     checked = verify(plans, results)
     all_latencies = [s for values in stats.latencies.values() for s in values]
@@ -290,11 +304,16 @@ def phase(backend: str, args: argparse.Namespace) -> dict[str, Any]:
     ]
     result: dict[str, Any] = {
         "backend": backend,
+        "server": server,
         "database": connection.vendor
         + (f" {connection.Database.sqlite_version}" if connection.vendor == "sqlite" else ""),
         "tables": len(plans),
         "rules": tournament.rules.get("preset", "") + (f" {rules}" if rules else ""),
-        "gunicorn": f"{args.workers} workers × {args.threads} threads",
+        "served by": (
+            f"gunicorn {args.workers} workers × {args.threads} threads"
+            if server == "gunicorn"
+            else "venue server (waitress)"
+        ),
         "seconds": round(seconds, 2),
         "requests": stats.requests,
         "errors": len(errors),
@@ -304,7 +323,11 @@ def phase(backend: str, args: argparse.Namespace) -> dict[str, Any]:
         "hands_per_second": round(checked["hands_stored"] / seconds, 1) if seconds else 0.0,
         "latency": latency(all_latencies),
         "latency_by_kind": {kind: latency(v) for kind, v in sorted(stats.latencies.items())},
-        "server_time_by_kind": server_times(access),
+        "server_time_by_kind": (
+            server_times(Path(args.scratch) / f"access-{backend}.log")
+            if server == "gunicorn"
+            else {}
+        ),
         "counters": dict(sorted(stats.counters.items())),
         "tables_finished": sum(1 for r in results if r is not None and r.finished),
         "tables_confirmed": sum(1 for r in results if r is not None and r.confirmed),
@@ -327,12 +350,13 @@ def run_phase(args: argparse.Namespace) -> int:
     """Entry point of the child process (``--phase``)."""
     configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
     try:
-        result = phase(args.phase, args)
+        result = phase(args.phase, args.server, args)
     except Exception as error:
         import traceback
 
         result = {
             "backend": args.phase,
+            "server": args.server,
             "pass": False,
             "failed": f"{error!r}",
             "traceback": traceback.format_exc()[-4000:],
@@ -344,13 +368,17 @@ def run_phase(args: argparse.Namespace) -> int:
 # -- the whole run (parent: starts a child per database) -------------------------------------
 
 
-def child_args(args: argparse.Namespace, backend: str, out: Path, scratch: str) -> list[str]:
+def child_args(
+    args: argparse.Namespace, backend: str, server: str, out: Path, scratch: str
+) -> list[str]:
     argv = [
         sys.executable,
         "-m",
         "tests.load.run",
         "--phase",
         backend,
+        "--server",
+        server,
         "--out",
         str(out),
         "--scratch",
@@ -377,41 +405,53 @@ def child_args(args: argparse.Namespace, backend: str, out: Path, scratch: str) 
     return argv
 
 
-def run_backend(backend: str, args: argparse.Namespace, scratch: str) -> dict[str, Any]:
+def run_backend(
+    backend: str, servers: tuple[str, ...], args: argparse.Namespace, scratch: str
+) -> list[dict[str, Any]]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
     env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
     env["PYTHONPATH"] = str(ROOT)
-    out = Path(scratch) / f"{backend}.json"
+    env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-{backend}")  # the servers' cache
     limit = args.deadline + 300  # setup, migrations, verification
 
-    def child() -> dict[str, Any]:
+    def child(server: str) -> dict[str, Any]:
+        out = Path(scratch) / f"{backend}-{server}.json"
+        failed = {"backend": backend, "server": server, "pass": False}
         try:
             done = subprocess.run(
-                child_args(args, backend, out, scratch),
+                child_args(args, backend, server, out, scratch),
                 cwd=ROOT,
                 env=env,
                 timeout=limit,
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return {"backend": backend, "pass": False, "failed": f"phase over {limit} s"}
+            return {**failed, "failed": f"phase over {limit} s"}
         if not out.exists():
-            return {"backend": backend, "pass": False, "failed": f"exit {done.returncode}"}
+            return {**failed, "failed": f"exit {done.returncode}"}
         return json.loads(out.read_text())
 
+    results = []
     if backend == "sqlite":
-        env["SQLITE_PATH"] = str(Path(scratch) / "load.sqlite3")
-        return child()
+        for server in servers:  # each server plays on a database of its own
+            env["SQLITE_PATH"] = str(Path(scratch) / f"load-{server}.sqlite3")
+            results.append(child(server))
+        return results
     problem = postgres_available()
     if problem:
-        return {"backend": backend, "pass": False, "failed": f"not run: {problem}"}
+        return [
+            {"backend": backend, "server": s, "pass": False, "failed": f"not run: {problem}"}
+            for s in servers
+        ]
     with postgres(max_connections=200) as url:
-        env["DATABASE_URL"] = url
-        return child()
+        for server in servers:
+            env["DATABASE_URL"] = another_database(url, f"ginclub_load_{server}")
+            results.append(child(server))
+    return results
 
 
 def print_result(result: dict[str, Any]) -> None:
-    name = result.get("database", result["backend"])
+    name = f"{result.get('database', result['backend'])} · {result.get('server', '')}"
     if "failed" in result:
         print(f"\n{name}: FAILED: {result['failed']}")
         if "traceback" in result:
@@ -420,7 +460,7 @@ def print_result(result: dict[str, Any]) -> None:
     verdict = "pass" if result["pass"] else "FAIL"
     lat = result["latency"]
     print(
-        f"\n{name} · {result['tables']} tables · {result['rules']} · gunicorn {result['gunicorn']}"
+        f"\n{name} · {result['tables']} tables · {result['rules']} · {result['served by']}"
         f" · {verdict}\n"
         f"  requests {result['requests']} in {result['seconds']} s · "
         f"{result['throughput_rps']} req/s · {result['hands_per_second']} hands/s\n"
@@ -455,6 +495,7 @@ def print_result(result: dict[str, Any]) -> None:
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backend", choices=(*BACKENDS, "both"), default="both")
+    parser.add_argument("--server", choices=(*SERVERS, "both"), default="both")
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--game-target", type=int, help="shorter games (rules override)")
     parser.add_argument("--workers", type=int, default=3)
@@ -486,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.phase:
         return run_phase(args)
     backends = BACKENDS if args.backend == "both" else (args.backend,)
+    servers = SERVERS if args.server == "both" else (args.server,)
     report: dict[str, Any] = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "cpus": os.cpu_count(),
@@ -495,9 +537,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="ginclub-load-") as scratch:
         for backend in backends:
-            result = run_backend(backend, args, scratch)
-            report["runs"].append(result)
-            print_result(result)
+            for result in run_backend(backend, servers, args, scratch):
+                report["runs"].append(result)
+                print_result(result)
     report["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     report["pass"] = all(run["pass"] for run in report["runs"])
     args.report.parent.mkdir(parents=True, exist_ok=True)

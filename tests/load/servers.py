@@ -1,4 +1,5 @@
-"""The processes a load test starts: gunicorn on loopback and a throwaway PostgreSQL 15.
+"""The processes a load test starts: gunicorn or the venue server on loopback, and a
+throwaway PostgreSQL 15.
 
 Both are context managers that stop what they started (by its process id, never by
 name) on the way out, also after an error or an interrupt.
@@ -16,8 +17,10 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +35,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _stop(process: subprocess.Popen, grace: float = 10.0) -> None:
+def stop(process: subprocess.Popen, grace: float = 10.0) -> None:
     """SIGTERM the process group we started, then SIGKILL it if it lingers."""
     if process.poll() is not None:
         return
@@ -104,7 +107,57 @@ def gunicorn(
         _wait_until_serving(process, base, log)
         yield base
     finally:
-        _stop(process)
+        stop(process)
+
+
+def start_venue(
+    env: dict[str, str],
+    *,
+    data: Path,
+    log: Path,
+    address: str = "127.0.0.2",
+    port: int = 0,
+    demo: bool = False,
+) -> tuple[subprocess.Popen, str]:
+    """Start ``ginclub venue`` (waitress, DEBUG off, the venue settings) on a free port,
+    its data in ``data``, and wait until it answers; returns the process (a group of its
+    own) and the loopback URL it serves. The LAN address it shows phones is stood in by
+    ``address`` (loopback too): nothing reaches the machine's real addresses."""
+    port = port or free_port()
+    environment = {
+        key: value
+        for key, value in env.items()
+        if key not in ("DJANGO_DEBUG", "DJANGO_SETTINGS_MODULE", "SITE_URL")
+    }
+    environment.update(GINCLUB_ADDRESS=address, PYTHONUNBUFFERED="1")
+    command = [sys.executable, "-m", "config.cli", "venue", "--port", str(port)]
+    command += ["--data", str(data)] + ([] if demo else ["--no-demo"])
+    with open(log, "ab") as output:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(process, base, log)
+    except BaseException:
+        stop(process)
+        raise
+    return process, base
+
+
+@contextlib.contextmanager
+def venue(env: dict[str, str], **options: Any) -> Iterator[str]:
+    """:func:`start_venue` as a context manager: yields the URL, stops the server after."""
+    process, base = start_venue(env, **options)
+    try:
+        yield base
+    finally:
+        stop(process)
 
 
 def _wait_until_serving(process: subprocess.Popen, base: str, log: Path) -> None:
@@ -112,7 +165,7 @@ def _wait_until_serving(process: subprocess.Popen, base: str, log: Path) -> None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{_tail(log)}")
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{_tail(log)}")
         try:
             with opener.open(base + "/", timeout=5):
                 return
@@ -120,7 +173,7 @@ def _wait_until_serving(process: subprocess.Popen, base: str, log: Path) -> None
             return  # any HTTP answer means it is serving
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"gunicorn did not answer within 60 s:\n{_tail(log)}")
+    raise RuntimeError(f"the server did not answer within 60 s:\n{_tail(log)}")
 
 
 def _as_postgres(command: str, *, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -187,6 +240,15 @@ def postgres(*, max_connections: int = 200) -> Iterator[str]:
         if started:
             _stop_postgres(data)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def another_database(url: str, name: str) -> str:
+    """A new empty database beside the one ``url`` (from :func:`postgres`) names."""
+    port = urllib.parse.urlsplit(url).port
+    done = _as_postgres(f"{PG_BIN}/createdb -h 127.0.0.1 -p {port} {name}")
+    if done.returncode:
+        raise RuntimeError(f"createdb failed:\n{done.stderr}")
+    return url.rsplit("/", 1)[0] + f"/{name}"
 
 
 def _stop_postgres(data: Path) -> None:
