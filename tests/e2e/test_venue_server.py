@@ -157,6 +157,8 @@ def test_a_phone_scans_the_printed_qr_code_and_enters_a_hand(venue_server, brows
     text = page.decode()
     assert status == 404
     assert "/static/css/site" in text and "Traceback" not in text and "URLconf" not in text
+    # Names and addresses that are not the laptop's own are refused.
+    assert Director(base, host=f"gin.example.org:{port}").get("/")[0] == 400
 
 
 def test_a_restart_keeps_the_data_the_key_and_the_directors_session(venue_server, tmp_path):
