@@ -173,6 +173,6 @@ def test_a_restart_keeps_the_data_the_key_and_the_directors_session(venue_server
     _, _, second_log = venue_server(port)
     assert "password" not in second_log.read_text()  # not a first start: no new account
     assert (tmp_path / "data" / "secret_key.txt").read_text() == key
-    status, page, url = director.get("/director/")
+    status, _, url = director.get("/director/")
     assert status == 200 and "/accounts/login/" not in url
     assert director.get(f"/t/{DEMO}/")[0] == 200
