@@ -14,7 +14,9 @@ measures with Django's test client:
 - **tournament page and standings**: the median at 256 players divided by the median at
   64, for the tournament page, its standings region (htmx), ``standings.json`` and the
   projector. Budget ≤ 4.5 each; their queries at 64 and at 256 players: equal;
-- **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5.
+- **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
+- **backup**: the wall time and size of one online backup (``backups.sqlite.backup``) of
+  the database once the tournaments are built, the largest fully played, for information.
 
 Every timing is taken in turns (A, B, A, B …) after a warm-up, so whatever else slows the
 machine slows both sides alike, and the budget uses CPU time of this process (the test
@@ -418,6 +420,30 @@ def build(sizes: tuple[int, ...], entry_players: int) -> dict[str, Any]:
     return built
 
 
+def measure_backup(players: int) -> dict[str, Any]:
+    """One backup of the bench database as it stands (the built tournaments), timed."""
+    from django.db import connection
+
+    from backups.sqlite import backup
+    from scoring.models import Hand
+    from tournaments.models import Tournament
+
+    if connection.vendor != "sqlite":
+        return {"skipped": f"backups are for SQLite, not {connection.vendor}"}
+    with tempfile.TemporaryDirectory(prefix="ginclub-bench-backup-") as folder:
+        start = time.perf_counter()
+        copy = backup(Path(connection.settings_dict["NAME"]), Path(folder), keep=1)
+        seconds = time.perf_counter() - start
+        size = copy.stat().st_size
+    return {
+        "largest_tournament_players": players,
+        "tournaments": Tournament.objects.count(),
+        "hands": Hand.objects.count(),
+        "seconds": round(seconds, 3),
+        "bytes": size,
+    }
+
+
 def environment() -> dict[str, Any]:
     import django
     from django.db import connection
@@ -529,6 +555,7 @@ def run_bench(
     built = build(sizes, entry_players)
     report["build"] = built["build"]
     report["build"]["seconds_total"] = round(time.perf_counter() - start, 2)
+    report["backup"] = measure_backup(max(sizes))
 
     entry, queries = measure_entry(
         built["director"], built["entry"], samples=entry_samples, warmup=warmup
@@ -562,6 +589,15 @@ def print_report(report: dict[str, Any]) -> None:
                 f"  built {info['players']} players: {info['matches']} matches, "
                 f"{info['hands']} hands, {info['seconds']} s"
             )
+    copy = report.get("backup") or {}
+    if "skipped" in copy:
+        print(f"  backup: {copy['skipped']}")
+    elif copy:
+        print(
+            f"  backup of the database ({copy['tournaments']} tournaments, the largest "
+            f"{copy['largest_tournament_players']} players played out, {copy['hands']} hands): "
+            f"{copy['seconds']} s, {copy['bytes'] / 1e6:.1f} MB"
+        )
     print("\nmedians (ms)                         CPU      wall   p90 wall  samples")
     for name, s in report["hand_entry"].items():
         extra = (

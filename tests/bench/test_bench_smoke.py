@@ -102,6 +102,10 @@ def test_bench_report_shape_and_query_counts():
         assert figures["samples"] > 0
         assert figures["median_cpu_ms"] > 0
     assert report["hand_entry"]["hand_entry"]["ratio_cpu"] > 0
+    backup = report["backup"]
+    if "skipped" not in backup:  # SQLite only
+        assert backup["largest_tournament_players"] == 8
+        assert backup["seconds"] >= 0 and backup["bytes"] > 0
 
     for route in ("director", "table_link"):
         queries = report["hand_entry_queries"][route]
