@@ -60,13 +60,16 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
                     kwargs.pop(name, None)
                 response = view(request, access, **kwargs)
         except TokenRateLimited:
-            context = {"reason": _("Too many wrong table links from this device. Try again later.")}
+            context = {
+                "reason": _("Too many wrong table links from this device. Try again later."),
+                "table_link": True,
+            }
             return render(request, "scoring/table_closed.html", context, status=429)
         except TableLinkClosed as closed:
             return render(
                 request,
                 "scoring/table_closed.html",
-                {"reason": closed.reason, "match": closed.match},
+                {"reason": closed.reason, "match": closed.match, "table_link": True},
                 status=410,
             )
         patch_vary_headers(response, ("HX-Request",))
@@ -125,6 +128,8 @@ def base_context(access: MatchAccess) -> dict[str, Any]:
         "match": access.match,
         "tournament": access.tournament,
         "urls": MatchUrls(access),
+        # The players' pages (base.html): no log-in link or director navigation.
+        "table_link": access.token is not None,
     }
     if access.can_direct and access.token is None:
         match, request = access.match, access.request
@@ -234,6 +239,10 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
             return HttpResponseRedirect(access.url("match-sheet"))
         response = _page(request, sheet_context(access, sheet=recorded), "match-entry")
+        if access.token is not None:
+            # On the players' phone, Save sits below the fold: bring the new score and the
+            # next hand's first question back into view.
+            response["HX-Reswap"] = "outerHTML show:window:top"
         return trigger_client_event(response, HAND_RECORDED)
     context = sheet_context(access, hands=hands, form=form)
     if context["form"] is None:  # entry has closed (the match is decided): still say why
