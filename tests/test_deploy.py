@@ -21,17 +21,23 @@ SETTINGS_NAMES = ["DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "SESSION_COOK
 
 
 def run(args: list[str], **environment: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    """``python ARGS`` in a fresh process, with none of this machine's settings variables."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "GINCLUB_")) and k not in ("SITE_URL", "REDIS_URL")
+    }
     env.update(environment, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
 
 
-def settings_under(**environment: str) -> dict[str, object]:
+def settings_under(names: list[str] = SETTINGS_NAMES, **environment: str) -> dict[str, object]:
+    """The values of the settings ``names`` in a fresh process with ``environment``."""
     script = (
         "import django, json; django.setup(); from django.conf import settings; "
-        f"print(json.dumps({{n: getattr(settings, n, None) for n in {SETTINGS_NAMES!r}}}))"
+        f"print(json.dumps({{n: getattr(settings, n, None) for n in {names!r}}}))"
     )
     result = run(["-c", script], **environment)
     assert result.returncode == 0, result.stderr

@@ -6,19 +6,15 @@ Settings are read once per process, so the settings tests run a fresh Python eac
 from __future__ import annotations
 
 import io
-import json
 import os
 import socket
-import subprocess
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from config import network
+from tests import test_deploy as deploy
 
-ROOT = Path(__file__).resolve().parent.parent
 NAMES = [
     "DEBUG",
     "ALLOWED_HOSTS",
@@ -33,26 +29,8 @@ NAMES = [
 ]
 
 
-def run(args: list[str], **environment: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "GINCLUB_")) and k not in ("SITE_URL", "REDIS_URL")
-    }
-    env.update(environment)
-    return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
-
-
 def settings_under(**environment: str) -> dict[str, object]:
-    script = (
-        "import django, json; django.setup(); from django.conf import settings; "
-        f"print(json.dumps({{n: getattr(settings, n, None) for n in {NAMES!r}}}))"
-    )
-    result = run(["-c", script], DJANGO_SETTINGS_MODULE="config.settings", **environment)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return deploy.settings_under(NAMES, **environment)
 
 
 def test_venue_settings_serve_plain_http_to_the_laptops_addresses(tmp_path):
@@ -153,7 +131,7 @@ def test_a_busy_port_gets_a_clear_message(tmp_path):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        done = run(
+        done = deploy.run(
             ["-m", "config.cli", "venue", "--port", str(port), "--data", str(tmp_path)],
             GINCLUB_ADDRESS="127.0.0.2",
         )

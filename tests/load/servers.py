@@ -93,18 +93,8 @@ def gunicorn(
     ]
     if access_log is not None:
         command += ["--access-logfile", str(access_log), "--access-logformat", ACCESS_FORMAT]
-    with open(log, "ab") as output:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    base = f"http://127.0.0.1:{port}"
+    process, base = _spawn(command, env, log, port)
     try:
-        _wait_until_serving(process, base, log)
         yield base
     finally:
         stop(process)
@@ -132,11 +122,19 @@ def start_venue(
     environment.update(GINCLUB_ADDRESS=address, PYTHONUNBUFFERED="1")
     command = [sys.executable, "-m", "config.cli", "venue", "--port", str(port)]
     command += ["--data", str(data)] + ([] if demo else ["--no-demo"])
+    return _spawn(command, environment, log, port)
+
+
+def _spawn(
+    command: list[str], env: dict[str, str], log: Path, port: int
+) -> tuple[subprocess.Popen, str]:
+    """Start a server (a process group of its own, output into ``log``) and wait until it
+    answers on 127.0.0.1:``port``; stop it again if it never does."""
     with open(log, "ab") as output:
         process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=environment,
+            env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
