@@ -25,7 +25,8 @@ def run(args: list[str], **environment: str) -> subprocess.CompletedProcess[str]
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "GINCLUB_")) and k not in ("SITE_URL", "REDIS_URL")
+        if not k.startswith(("DJANGO_", "GINCLUB_"))
+        and k not in ("SITE_URL", "REDIS_URL", "DATABASE_URL", "SQLITE_PATH")
     }
     env.update(environment, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
