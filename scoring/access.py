@@ -7,7 +7,6 @@ The same views serve both; :class:`MatchAccess` tells them which, and builds the
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +21,6 @@ from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 
 from .middleware import use_tournament_language
-from .prepared import PreparedLookup
 
 # Failed table-link look-ups per client address before it is turned away for a while.
 TOKEN_FAILURE_LIMIT = 20
@@ -89,9 +87,9 @@ ROUTING_ONLY = {
     "completed_at",
 }
 # What hand entry (and the page it may answer with) reads of the match and its tournament.
-# Every column is compiled into the query on each request, and hand entry is the site's
-# hottest; a field missing here costs a query when touched (tests/scoring/test_views.py
-# counts them). The players' names come as two annotations rather than four joined rows.
+# Hand entry is the site's hottest request; a field missing here costs a query when
+# touched (tests/scoring/test_views.py counts them). The players' names come as two
+# annotations rather than four joined rows.
 ENTRY_FIELDS = (
     *(field.name for field in Match._meta.concrete_fields if field.name not in ROUTING_ONLY),
     *(
@@ -101,14 +99,10 @@ ENTRY_FIELDS = (
 )
 
 
-@functools.cache
 def _matches(lock: bool) -> QuerySet[Match]:
     """A match with what its sheet shows. ``lock`` (hand entry) also locks its row until
     the caller's transaction ends (only the match table's, so a missing side is no
-    problem) and loads only ENTRY_FIELDS and the players' names.
-
-    Built once and only ever filtered (which copies it), never evaluated itself: setting
-    up the fields, joins and annotations cost about 0.4 ms per request."""
+    problem) and loads only ENTRY_FIELDS and the players' names."""
     if lock:
         return (
             Match.objects.select_related("tournament")
@@ -119,17 +113,12 @@ def _matches(lock: bool) -> QuerySet[Match]:
     return Match.objects.select_related("tournament", "side_a__player", "side_b__player")
 
 
-# Hand entry's look-ups, compiled once (see scoring.prepared); sentinels no URL can carry.
-_LOCKED = {
-    "pk": PreparedLookup(lambda: _matches(True), "pk", -1),
-    "token": PreparedLookup(lambda: _matches(True), "token", "\0"),
-}
-
-
 def _find(field: str, value: Any, *, lock: bool) -> Match | None:
-    if lock:
-        return _LOCKED[field].get(value)
-    return _matches(False).filter(**{field: value}).first()
+    # get(), not first(): ordering by Match.Meta.ordering cost the look-up about 1 ms.
+    try:
+        return _matches(lock).get(**{field: value})
+    except Match.DoesNotExist:
+        return None
 
 
 def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = False) -> MatchAccess:

@@ -20,8 +20,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.template.context import make_context
-from django.template.loader import get_template
+from django.template import Engine, RequestContext
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -115,16 +114,18 @@ def _tournament(slug: str) -> Tournament:
 def _render(request: HttpRequest, template_name: str, context: dict[str, Any]) -> HttpResponse:
     """``render()``, except that nothing of ``context`` outlives the rendering.
 
-    A RequestContext sits in a reference cycle of its own (each ``update`` adds a
+    A RequestContext sits in a reference cycle of its own (each ``push`` adds a
     ContextDict that points back at it), so a page's context handed to ``render()`` is
     freed only by the cyclic garbage collector: ~32,000 objects for a 256-player bracket
     on every request, and the full collections they bring on walk the whole heap. Pushed
-    for the render and popped after, the page's objects go as soon as it is sent.
+    for the render and popped after, the page's objects go as soon as it is sent. Only
+    the template language's documented Python API is used (``Engine``, ``RequestContext``,
+    ``Context.push`` as a context manager); partials load as ``page.html#name`` there too.
     """
-    template = get_template(template_name)
-    request_context = make_context(None, request, autoescape=template.backend.engine.autoescape)
+    template = Engine.get_default().get_template(template_name)
+    request_context = RequestContext(request)
     with request_context.push(context):
-        return HttpResponse(template.template.render(request_context))
+        return HttpResponse(template.render(request_context))
 
 
 def _vary(response: HttpResponse) -> HttpResponse:

@@ -9,13 +9,11 @@ or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules r
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -35,7 +33,6 @@ from tournaments import services as tournament_services
 from tournaments.models import Match
 
 from .models import Hand
-from .prepared import PreparedRows
 
 HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
 
@@ -102,20 +99,11 @@ def load_hands(match: Match) -> list[Hand]:
     return list(Hand.objects.filter(match=match).order_by("number"))
 
 
-@functools.cache
-def _hand_rows() -> QuerySet[Hand, tuple[Any, ...]]:
-    """A match's hands in order, as HAND_FIELDS tuples (filter it by match_id)."""
-    return Hand.objects.order_by("number").values_list(*HAND_FIELDS)
-
-
-# The hottest read of the site, once for every hand entered: compiled once per database
-# (see scoring.prepared), about 0.7 ms of a hand entry.
-_HAND_ROWS: PreparedRows[Hand] = PreparedRows(_hand_rows, "match_id", -1)
-
-
 def load_inputs(match: Match) -> list[HandInput]:
-    """The match's hands as engine input, without building model instances."""
-    return [engine_input(*row) for row in _HAND_ROWS.rows(match.pk)]
+    """The match's hands as engine input, from plain rows rather than model instances
+    (the hottest read of the site, once for every hand entered)."""
+    rows = Hand.objects.filter(match=match).order_by("number").values_list(*HAND_FIELDS)
+    return [engine_input(*row) for row in rows]
 
 
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:

@@ -336,7 +336,7 @@ def test_hand_entry_reads_the_match_row_once_and_takes_no_savepoint(client):
     # afterwards, field by field.
     read = sorted(re.search(r'FROM "(\w+)"', q)[1] for q in sql if q.startswith("SELECT"))
     assert read == ["auth_user", "django_session", "scoring_hand", "tournaments_match"]
-    # The prebuilt queryset is only ever copied, never filled with one request's rows.
+    # The look-up's queryset is never filled with one request's rows.
     assert access._matches(True)._result_cache is None
     assert not [q for q in sql if "SAVEPOINT" in q]
     if connection.vendor == "postgresql":
