@@ -101,6 +101,9 @@ INSTALLED_APPS = [
     "template_partials",
     "tournaments",
     "scoring",
+    "public",
+    "printing",
+    "archive",
     "backups",
 ]
 
@@ -115,7 +118,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scoring.middleware.TournamentLanguageMiddleware",
+    "tournaments.middleware.TournamentLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -12,7 +12,9 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("", include("scoring.public_urls")),
+    path("", include("public.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("printing.urls")),
+    path("", include("archive.urls")),
 ]

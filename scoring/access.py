@@ -17,10 +17,9 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
-
-from .middleware import use_tournament_language
 
 # Failed table-link look-ups per client address before it is turned away for a while.
 TOKEN_FAILURE_LIMIT = 20

@@ -1,10 +1,9 @@
 """Match sheet and table-link URLs. ``/t/<slug>/matches/<id>/`` and ``/table/<token>/`` are
-printed on scoresheets (QR codes) and must keep working, as must the scoresheet and round
-pack PDFs (SPEC 8)."""
+printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import archive, pdf_views, views
+from . import views
 
 app_name = "scoring"
 
@@ -26,11 +25,4 @@ urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
     path(MATCH + "table-link/", views.table_link, name="table-link"),
-    path(MATCH + "scoresheet.pdf", pdf_views.match_scoresheet, name="match-scoresheet"),
-    path(
-        "t/<slug:slug>/rounds/<int:number>/scoresheets.pdf",
-        pdf_views.round_scoresheets,
-        name="round-scoresheets",
-    ),
-    path("t/<slug:slug>/export.json", archive.export_view, name="tournament-export"),
 ]

@@ -32,8 +32,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from archive.verify import check_match
 from scoring.engine import PRESETS, ScoringError, score_request
-from scoring.management.commands.verify_tournament import check_match
 from scoring.models import Hand
 from scoring.services import load_hands
 from tests.factories import make_director, make_entries, make_match, make_tournament
@@ -314,7 +314,7 @@ _IMPORTS = itertools.count(1)
 
 def base_archive() -> dict[str, Any]:
     """A small played tournament's archive (built once per process), its owner present."""
-    from tests.scoring.test_archive import export, forget, played_tournament
+    from tests.archive.test_archive import export, forget, played_tournament
 
     if "document" not in _BASE:
         tournament = played_tournament()
@@ -365,7 +365,7 @@ def mutation(draw: Any) -> tuple[list[Any], Any]:
 
 
 def _keys() -> dict[str, list[str]]:
-    from scoring import archive
+    from archive import api as archive
 
     return {
         "top": list(archive.TOP_KEYS),

@@ -138,6 +138,6 @@ def new_tournament(
 
 def check_summaries(tournament: Tournament) -> list[str]:
     """How stored summaries differ from the engine's view of the hands (verify_tournament)."""
-    from scoring.management.commands.verify_tournament import verify
+    from archive.verify import verify
 
     return [str(difference) for difference in verify(tournament)[1]]

@@ -32,10 +32,10 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from scoring.pdfs import Labels, Scoresheet, SheetHeader, render_scoresheets
-from scoring.pdfs.base import clear_caches, draw_qr, new_canvas, page_size
-from scoring.pdfs.grid import draw_grid
-from scoring.pdfs.scoresheet import plan_pages
+from printing.pdfs import Labels, Scoresheet, SheetHeader, render_scoresheets
+from printing.pdfs.base import clear_caches, draw_qr, new_canvas, page_size
+from printing.pdfs.grid import draw_grid
+from printing.pdfs.scoresheet import plan_pages
 
 BUDGET = 1.5
 

@@ -157,7 +157,7 @@ def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, An
     *Altered*: a stored hand that differs from the one sent under its number. *Unsent*:
     hands a table never got to send (it stopped on an error or at the deadline).
     """
-    from scoring.management.commands.verify_tournament import check_match
+    from archive.verify import check_match
     from scoring.models import Hand
     from scoring.services import HandData, sheet_for
     from tournaments.models import AuditEntry, Match

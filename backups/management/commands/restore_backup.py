@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from archive.verify import verify
 from backups.sqlite import BackupError, restore
-from scoring.management.commands.verify_tournament import verify
 from tournaments.models import Tournament
 
 from .backup_database import sqlite_path

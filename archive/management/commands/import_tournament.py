@@ -2,7 +2,7 @@
 
 The archive is checked completely before anything is written, then restored in one
 transaction. Exit status 0 on success; 1, with one line on standard error and nothing
-imported, when the archive is refused. See :mod:`scoring.archive` for how players and
+imported, when the archive is refused. See :mod:`archive.api` for how players and
 users are matched on this installation.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.archive import ArchiveError, ImportReport, import_archive, parse
+from archive.api import ArchiveError, ImportReport, import_archive, parse
 
 
 class Command(BaseCommand):

@@ -7,17 +7,10 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 
 from scoring.models import Hand
 from tournaments.models import AuditEntry, Match, Tournament
-from tournaments.permissions import can_direct
 
 from .schema import (
     AUDIT_FIELDS,
@@ -115,17 +108,3 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
 
 def dumps(document: Mapping[str, Any]) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-
-
-@require_GET
-@never_cache
-def export_view(request: HttpRequest, slug: str) -> HttpResponse:
-    """``/t/<slug>/export.json``: the archive, for the tournament's directors only."""
-    tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
-    if not can_direct(request.user, tournament):
-        raise PermissionDenied
-    response = HttpResponse(dumps(export_tournament(tournament)), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
-    return response

@@ -1,21 +1,15 @@
-"""``manage.py verify_tournament SLUG``: recompute every match from its hands and report
-any stored summary that disagrees (SPEC 9).
+"""Checking stored match summaries against the hands (SPEC 9), for
+``manage.py verify_tournament`` and for restoring a backup (``ginclub restore``).
 
 Hands are the source of truth; a match row keeps a summary (games won, points, winner,
-status) that each hand write rewrites in the same transaction. This command replays
+status) that each hand write rewrites in the same transaction. :func:`verify` replays
 every match's hands through the engine and compares. It changes nothing.
-
-Exit status 0 when everything agrees, 1 when anything differs or the slug is unknown.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from django.core.management.base import BaseCommand, CommandParser
 
 from scoring.engine import RuleSet, ScoringError, score_match
 from scoring.models import Hand
@@ -99,33 +93,3 @@ def verify(tournament: Tournament) -> tuple[int, list[Difference]]:
         match.tournament = tournament
         found += check_match(match, hands[match.pk], rules)
     return len(matches), found
-
-
-class Command(BaseCommand):
-    help = "Recompute every match of a tournament from its hands and report any difference."
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug", help="the tournament, as in /t/<slug>/")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        tournament = Tournament.objects.filter(slug=options["slug"]).first()
-        if tournament is None:
-            self._fail(f"there is no tournament with the slug {options['slug']!r}")
-        try:
-            count, found = verify(tournament)
-        except ScoringError as error:
-            self._fail(f"the tournament's rules are not valid: {error}")
-        for difference in found:
-            self.stdout.write(str(difference))
-        if found:
-            matches = len({d.match for d in found})
-            self.stdout.write(
-                f"{len(found)} difference{'s' if len(found) != 1 else ''} "
-                f"in {matches} of {count} matches."
-            )
-            sys.exit(1)
-        self.stdout.write(f"All {count} matches agree with their hands.")
-
-    def _fail(self, message: str) -> None:
-        self.stderr.write(f"error: {message}")
-        sys.exit(1)

@@ -17,7 +17,7 @@ import segno
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from scoring.pdfs import (
+from printing.pdfs import (
     BracketEntry,
     BracketMatch,
     BracketRound,
@@ -32,7 +32,7 @@ from scoring.pdfs import (
     render_scoresheets,
     render_standings,
 )
-from scoring.pdfs.base import QR_ERROR, QR_MASK
+from printing.pdfs.base import QR_ERROR, QR_MASK
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "examples" / "scoresheets"
@@ -558,7 +558,7 @@ def test_standings_table_repeats_its_heading_on_every_page():
 
 
 def test_renderers_import_no_django():
-    code = "import sys, scoring.pdfs; sys.exit(any(m.startswith('django') for m in sys.modules))"
+    code = "import sys, printing.pdfs; sys.exit(any(m.startswith('django') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
 
 

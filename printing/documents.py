@@ -1,13 +1,13 @@
 """What the PDFs print, built from the database in the tournament's language.
 
 Each ``*_document`` function loads what it needs with a fixed number of queries, whatever
-the number of matches or hands, and returns the plain dataclasses of :mod:`scoring.pdfs`
-together with the :class:`~scoring.pdfs.Labels` to print them with. Everything that ends
+the number of matches or hands, and returns the plain dataclasses of :mod:`printing.pdfs`
+together with the :class:`~printing.pdfs.Labels` to print them with. Everything that ends
 up on paper (labels, round titles, the rules summary, standings progress, dates, "TBD") is
 produced inside ``translation.override(tournament.language)``: a printed sheet speaks the
 tournament's language whoever downloads it.
 
-What this module does not do: draw (:mod:`scoring.pdfs`), or decide who may see a table
+What this module does not do: draw (:mod:`printing.pdfs`), or decide who may see a table
 link. The views pass ``table_link`` (match → absolute URL) only to those allowed; a
 sheet then carries the QR code of its match's link while that link still works.
 """
@@ -22,11 +22,14 @@ from django.db.models import Max, Q
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from public import views as public
+from public.board import AT_TABLE, MatchBox, SlotView, match_box
+from public.standings import Standing, round_title
+from scoring.models import Hand
+from scoring.services import sheet_for
 from tournaments.models import Match, Tournament
 from tournaments.rules_text import rules_summary
 
-from . import public
-from .models import Hand
 from .pdfs import (
     BracketEntry,
     BracketMatch,
@@ -39,9 +42,6 @@ from .pdfs import (
     StandingsRow,
     StandingsSheet,
 )
-from .public_board import AT_TABLE, MatchBox, SlotView, match_box
-from .services import sheet_for
-from .standings import Standing, round_title
 
 TableLink = Callable[[Match], str]
 

@@ -18,15 +18,15 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring import pdf_data
-from scoring import standings as standings_module
+from printing import documents as pdf_data
+from printing.pdfs.base import QR_ERROR, QR_MASK
+from public import standings as standings_module
 from scoring.engine import Side
-from scoring.pdfs.base import QR_ERROR, QR_MASK
 from scoring.services import HandData, confirm_result, sheet_for
 from tests.factories import make_bracket, make_director, make_tournament, make_user
+from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
+from tests.public.test_standings import full_match, play_out
 from tests.scoring.helpers import gin, knock, play, ready_match, win_games
-from tests.scoring.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
-from tests.scoring.test_standings import full_match, play_out
 from tournaments import rules_text
 from tournaments.models import Match, Tournament
 from tournaments.rules_text import rules_summary
@@ -51,12 +51,12 @@ STANDARD_HANDS = [
 
 def sheet_url(match: Match) -> str:
     return reverse(
-        "scoring:match-scoresheet", kwargs={"slug": match.tournament.slug, "match_id": match.pk}
+        "printing:match-scoresheet", kwargs={"slug": match.tournament.slug, "match_id": match.pk}
     )
 
 
 def pack_url(tournament: Tournament, number: int, section: str = "") -> str:
-    url = reverse("scoring:round-scoresheets", kwargs={"slug": tournament.slug, "number": number})
+    url = reverse("printing:round-scoresheets", kwargs={"slug": tournament.slug, "number": number})
     return f"{url}?section={section}" if section else url
 
 
@@ -248,7 +248,7 @@ def test_unknown_match_or_wrong_tournament_is_404(client):
     match = ready_match()
     other = make_tournament()
     assert client.get(sheet_url(match).replace(str(match.pk), "999999")).status_code == 404
-    wrong = reverse("scoring:match-scoresheet", kwargs={"slug": other.slug, "match_id": match.pk})
+    wrong = reverse("printing:match-scoresheet", kwargs={"slug": other.slug, "match_id": match.pk})
     assert client.get(wrong).status_code == 404
 
 
@@ -387,8 +387,8 @@ def test_every_pdf_has_the_tournaments_page_size(client, size, boxes):
 
     sheet = pdf_of(client.get(sheet_url(match)))
     pack = pdf_of(client.get(pack_url(tournament, 1)))
-    bracket = pdf_of(client.get(reverse("public:bracket-pdf", kwargs=slug)))
-    standings = pdf_of(client.get(reverse("public:standings-pdf", kwargs=slug)))
+    bracket = pdf_of(client.get(reverse("printing:bracket-pdf", kwargs=slug)))
+    standings = pdf_of(client.get(reverse("printing:standings-pdf", kwargs=slug)))
 
     wide = max(boxes)
     assert mediabox(sheet) == wide  # best of five: landscape
@@ -423,8 +423,8 @@ def test_labels_are_translated_in_the_tournaments_language(client, monkeypatch, 
 
     sheet = line(pdf_of(client.get(sheet_url(match))))
     pack = line(pdf_of(client.get(pack_url(tournament, 1))))
-    bracket = line(pdf_of(client.get(reverse("public:bracket-pdf", kwargs=slug))))
-    standings = line(pdf_of(client.get(reverse("public:standings-pdf", kwargs=slug))))
+    bracket = line(pdf_of(client.get(reverse("printing:bracket-pdf", kwargs=slug))))
+    standings = line(pdf_of(client.get(reverse("printing:standings-pdf", kwargs=slug))))
 
     for text in (sheet, pack):
         for word in (f"{language}:Hand", f"{language}:Game 1", f"{language}:Scan to enter hands"):
@@ -446,8 +446,8 @@ def test_bracket_and_standings_pdfs_name_the_champion(client):
     name = champion.player.name
     slug = {"slug": tournament.slug}
 
-    bracket_response = client.get(reverse("public:bracket-pdf", kwargs=slug))
-    standings_response = client.get(reverse("public:standings-pdf", kwargs=slug))
+    bracket_response = client.get(reverse("printing:bracket-pdf", kwargs=slug))
+    standings_response = client.get(reverse("printing:standings-pdf", kwargs=slug))
 
     bracket, standings = line(pdf_of(bracket_response)), line(pdf_of(standings_response))
     assert bracket_response["Content-Disposition"] == (
@@ -469,8 +469,8 @@ def test_round_robin_bracket_pdf_is_the_cross_table_and_results(client):
     play(first, win_games("A", 3))
     slug = {"slug": tournament.slug}
 
-    bracket = line(pdf_of(client.get(reverse("public:bracket-pdf", kwargs=slug))))
-    standings = line(pdf_of(client.get(reverse("public:standings-pdf", kwargs=slug))))
+    bracket = line(pdf_of(client.get(reverse("printing:bracket-pdf", kwargs=slug))))
+    standings = line(pdf_of(client.get(reverse("printing:standings-pdf", kwargs=slug))))
 
     assert has(bracket, "Round robin") and has(bracket, "Results")
     assert has(bracket, f"{first.side_name('A')} 3–0 {first.side_name('B')}")
@@ -481,14 +481,14 @@ def test_round_robin_bracket_pdf_is_the_cross_table_and_results(client):
 def test_no_bracket_yet_is_404(client):
     tournament = make_tournament()
     slug = {"slug": tournament.slug}
-    for name in ("public:bracket-pdf", "public:standings-pdf"):
+    for name in ("printing:bracket-pdf", "printing:standings-pdf"):
         response = client.get(reverse(name, kwargs=slug))
         assert response.status_code == 404
         assert "The bracket has not been drawn yet." in response.content.decode()
 
 
 def test_bracket_and_standings_pdf_queries_do_not_grow_with_the_field(client):
-    for name in ("public:bracket-pdf", "public:standings-pdf"):
+    for name in ("printing:bracket-pdf", "printing:standings-pdf"):
         counts = []
         for players in (4, 16):
             tournament = make_bracket(players=players, status="running")
@@ -511,8 +511,8 @@ def test_the_pages_link_their_pdfs(client):
     slug = {"slug": tournament.slug}
 
     public_page = client.get(reverse("public:tournament", kwargs=slug)).content.decode()
-    assert reverse("public:bracket-pdf", kwargs=slug) in public_page
-    assert reverse("public:standings-pdf", kwargs=slug) in public_page
+    assert reverse("printing:bracket-pdf", kwargs=slug) in public_page
+    assert reverse("printing:standings-pdf", kwargs=slug) in public_page
 
     client.force_login(tournament.owner)
     sheet_page = client.get(

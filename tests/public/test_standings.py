@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
+from public.standings import compute, place_label
 from scoring import services
 from scoring.models import Hand
 from scoring.services import HandData
-from scoring.standings import compute, place_label
 from tests.factories import finish_match, make_bracket, make_entries, make_match, make_tournament
 from tests.scoring.helpers import gin, knock, play, win_games
 from tournaments.models import Match, Tournament

@@ -12,15 +12,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring import archive
+from archive import api as archive
 from scoring.demo import match_hands
 from scoring.models import Hand
 from scoring.services import correct_hand, delete_hand, record_hand, set_table_link
 from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user
+from tests.scoring.helpers import knock
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
-
-from .helpers import knock
 
 pytestmark = pytest.mark.django_db
 
@@ -416,7 +415,7 @@ def test_two_archive_players_that_are_one_registry_player_are_refused(archived, 
 
 def test_export_view_for_directors_only(client):
     tournament = played_tournament()
-    url = reverse("scoring:tournament-export", kwargs={"slug": tournament.slug})
+    url = reverse("archive:tournament-export", kwargs={"slug": tournament.slug})
     assert url == f"/t/{tournament.slug}/export.json"
 
     response = client.get(url)

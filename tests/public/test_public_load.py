@@ -11,12 +11,12 @@ import pytest
 from django.template.response import SimpleTemplateResponse
 from django_htmx.middleware import HtmxDetails
 
-from scoring import public
+from public import views as public
 from scoring.engine import match as engine_match
 from scoring.models import Hand
 from tests.factories import make_bracket
+from tests.public.test_standings import full_match, play_out, playable, standings_of
 from tests.scoring.helpers import play
-from tests.scoring.test_standings import full_match, play_out, playable, standings_of
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 Nobody logs in here and nothing is written. Each view makes the same three queries
 whatever the size of the field (the tournament, then :func:`load`: its matches with both
 players, all of its hands), then builds plain dataclasses in Python: standings come from
-:mod:`scoring.standings`, the bracket as drawn, the round-robin cross-table and the
-tables in play from :mod:`scoring.public_board`. Players are read by name and seed only;
+:mod:`public.standings`, the bracket as drawn, the round-robin cross-table and the
+tables in play from :mod:`public.board`. Players are read by name and seed only;
 their email and phone are not even loaded.
 
 With htmx the pages refresh small regions: the tournament page's ``bracket`` and
@@ -26,13 +26,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.engine import HandInput, MatchSheet
+from scoring.models import Hand
+from scoring.services import HAND_FIELDS
 from tournaments.models import Entry, Match, Tournament
 from tournaments.rules_text import rules_summary
 
 from . import standings as standings_module
-from .models import Hand
-from .public_board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .services import HAND_FIELDS
+from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from .standings import Standings
 
 PAGE = "public/tournament.html"

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import make_bracket, make_entries, make_player, make_tournament
+from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play
-from tests.scoring.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tournaments.models import Entry, Match, Tournament
 
 pytestmark = pytest.mark.django_db

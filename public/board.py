@@ -6,8 +6,8 @@ and, for the tables, the engine's sheets; it makes no queries and is linear in t
 number of matches, so a 256-player bracket costs four times a 64-player one. The
 templates under ``templates/public/`` turn these dataclasses into HTML.
 
-What this module does not do: load anything, compute standings (:mod:`scoring.standings`)
-or know about requests and htmx (:mod:`scoring.public`).
+What this module does not do: load anything, compute standings (:mod:`public.standings`)
+or know about requests and htmx (:mod:`public.views`).
 """
 
 from __future__ import annotations

@@ -22,11 +22,11 @@ replaced by ``owner`` (else the first superuser), unknown co-directors and score
 are left out, and hands or audit rows by unknown users keep no user. A table-link token
 already used on this installation is renewed.
 
-What this package does not do: permission checks beyond the export view's, or checking
-that stored match summaries agree with the hands (``manage.py verify_tournament`` does).
+The export view is :mod:`archive.views`; checking that stored match summaries agree with
+the hands is :mod:`archive.verify` (``manage.py verify_tournament``).
 """
 
-from .export import dumps, export_tournament, export_view
+from .export import dumps, export_tournament
 from .reading import check_archive, parse
 from .restore import ImportReport, import_archive
 from .schema import (
@@ -63,7 +63,6 @@ __all__ = [
     "check_archive",
     "dumps",
     "export_tournament",
-    "export_view",
     "import_archive",
     "parse",
 ]

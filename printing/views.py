@@ -14,7 +14,7 @@ Who sees what:
 * ``/t/<slug>/bracket.pdf`` and ``/t/<slug>/standings.pdf`` are public, built from the
   data of the public page.
 
-Every PDF is in the tournament's language and page size (see :mod:`scoring.pdf_data`).
+Every PDF is in the tournament's language and page size (see :mod:`printing.documents`).
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from scoring.views import table_url
+from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct
 
-from . import pdf_data
+from . import documents as pdf_data
 from .pdfs import render_bracket, render_scoresheets, render_standings
-from .views import table_url
 
 
 def pdf_response(content: bytes, filename: str, *, secret: bool = False) -> HttpResponse:
@@ -97,10 +98,17 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
 
 
 def _bracket_pdf(
-    slug: str, document: Callable[[Tournament], Any], render: Callable[..., bytes], kind: str
+    request: HttpRequest,
+    slug: str,
+    document: Callable[[Tournament], Any],
+    render: Callable[..., bytes],
+    kind: str,
 ) -> HttpResponse:
-    """A public PDF of the drawn bracket (``kind``: bracket or standings)."""
-    found = document(get_object_or_404(Tournament, slug=slug))
+    """A public PDF of the drawn bracket (``kind``: bracket or standings); its refusals
+    speak the tournament's language, as its public page does."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    use_tournament_language(request, tournament.language)
+    found = document(tournament)
     if found is None:
         return not_found(_("The bracket has not been drawn yet."))
     sheet, labels = found
@@ -109,9 +117,9 @@ def _bracket_pdf(
 
 @require_GET
 def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    return _bracket_pdf(slug, pdf_data.bracket_document, render_bracket, "bracket")
+    return _bracket_pdf(request, slug, pdf_data.bracket_document, render_bracket, "bracket")
 
 
 @require_GET
 def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    return _bracket_pdf(slug, pdf_data.standings_document, render_standings, "standings")
+    return _bracket_pdf(request, slug, pdf_data.standings_document, render_standings, "standings")

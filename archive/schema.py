@@ -1,5 +1,5 @@
 """The archive's layout: format name and version, the fields of each kind of row, and the
-one error an archive can cause. See :mod:`scoring.archive` for the format itself."""
+one error an archive can cause. See :mod:`archive.api` for the format itself."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from tournaments.models import Tournament
+from .models import Tournament
 
 # Match sheets and table links (namespace "scoring") load their tournament anyway and call
 # use_tournament_language themselves, which saves the hot hand-entry path a query.

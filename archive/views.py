@@ -1,0 +1,30 @@
+"""The archive's one view: ``/t/<slug>/export.json`` (SPEC 8), for the tournament's
+directors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tournaments.models import Tournament
+from tournaments.permissions import can_direct
+
+from .export import dumps, export_tournament
+
+
+@require_GET
+@never_cache
+def export_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/t/<slug>/export.json``: the archive, for the tournament's directors only."""
+    tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not can_direct(request.user, tournament):
+        raise PermissionDenied
+    response = HttpResponse(dumps(export_tournament(tournament)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
+    return response
