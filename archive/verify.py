@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.engine import RuleSet, ScoringError, score_match
-from scoring.models import Hand
-from scoring.services import first_dealer, hand_inputs
+from scoring.engine import HandInput, RuleSet, ScoringError, score_match
+from scoring.services import first_dealer, load_inputs
 from tournaments.models import Match, Tournament
 
 Status = Match.Status
@@ -35,8 +34,9 @@ def _show(value: object) -> str:
     return "none" if value in ("", None) else str(value)
 
 
-def check_match(match: Match, hands: Sequence[Hand], rules: RuleSet) -> list[Difference]:
-    """How the stored summary of ``match`` differs from what its hands say."""
+def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> list[Difference]:
+    """How the stored summary of ``match`` differs from what its hands (as engine input,
+    :mod:`scoring.services`) say."""
     found: list[Difference] = []
 
     def differ(field: str, stored: object, computed: object) -> None:
@@ -50,7 +50,7 @@ def check_match(match: Match, hands: Sequence[Hand], rules: RuleSet) -> list[Dif
         differ("hands", len(hands), "none (the players are not known)")
         return found
     try:
-        summary = score_match(rules, hand_inputs(hands), first_dealer(match)).match
+        summary = score_match(rules, hands, first_dealer(match)).match
     except ScoringError as error:
         differ("hands", f"{len(hands)} hands", f"refused by the engine ({error})")
         return found
@@ -85,11 +85,9 @@ def verify(tournament: Tournament) -> tuple[int, list[Difference]]:
     """(number of matches, differences) for every match of ``tournament``."""
     rules = tournament.ruleset
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
-    hands: dict[int, list[Hand]] = {match.pk: [] for match in matches}
-    for hand in Hand.objects.filter(match__tournament=tournament).order_by("match_id", "number"):
-        hands[hand.match_id].append(hand)
+    inputs = load_inputs(match__tournament=tournament, stream=True)
     found: list[Difference] = []
     for match in matches:
         match.tournament = tournament
-        found += check_match(match, hands[match.pk], rules)
+        found += check_match(match, inputs.get(match.pk, []), rules)
     return len(matches), found

@@ -22,11 +22,11 @@ from django.db.models import Max, Q
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from public import views as public
-from public.board import AT_TABLE, MatchBox, SlotView, match_box
+from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
+from public.data import format_line, load
 from public.standings import Standing, round_title
-from scoring.models import Hand
-from scoring.services import sheet_for
+from scoring.engine import MatchSheet
+from scoring.services import load_inputs, score_matches
 from tournaments.models import Match, Tournament
 from tournaments.rules_text import rules_summary
 
@@ -137,7 +137,7 @@ def _name(match: Match, side: str, feeders: dict[tuple[int, str], tuple[str, str
 
 def _scoresheet(
     match: Match,
-    hands: Sequence[Hand],
+    sheet: MatchSheet | None,
     *,
     rules: dict[str, Any],
     summary: str,
@@ -158,8 +158,7 @@ def _scoresheet(
         qr_url=table_link(match) if table_link is not None and _link_works(match) else None,
         page_size=tournament.page_size,
     )
-    sheet = sheet_for(match, hands).to_dict() if hands else None
-    return Scoresheet(header, rules, sheet)
+    return Scoresheet(header, rules, sheet.to_dict() if sheet is not None else None)
 
 
 def match_document(
@@ -169,13 +168,13 @@ def match_document(
     (hands, the section's last round; a third while a player is not known yet) on a match
     loaded with its tournament and players."""
     tournament = match.tournament
-    hands = list(Hand.objects.filter(match=match).order_by("number"))
+    sheets = score_matches(tournament.ruleset, [match], load_inputs(match=match))
     last = _last_round(tournament, match.section)
     feeders = _feeders([match])
     with translation.override(tournament.language):
         sheet = _scoresheet(
             match,
-            hands,
+            sheets.get(match.pk),
             rules=tournament.ruleset.to_dict(),
             summary=rules_summary(tournament.ruleset),
             last_round=last,
@@ -219,10 +218,8 @@ def round_document(
     names where the players not known yet come from ("Winner of W1-3")."""
     if not matches:
         return [], labels()
-    by_match: dict[int, list[Hand]] = defaultdict(list)
-    hands = Hand.objects.filter(match__in=[m.pk for m in matches]).order_by("match", "number")
-    for hand in hands:
-        by_match[hand.match_id].append(hand)
+    inputs = load_inputs(match__in=[match.pk for match in matches])
+    played = score_matches(tournament.ruleset, matches, inputs)
     last = _last_round(tournament, matches[0].section)
     feeders = _feeders(matches)
     rules = tournament.ruleset.to_dict()
@@ -231,7 +228,7 @@ def round_document(
         sheets = [
             _scoresheet(
                 match,
-                by_match.get(match.pk, []),
+                played.get(match.pk),
                 rules=rules,
                 summary=summary,
                 last_round=last,
@@ -246,12 +243,11 @@ def round_document(
 # -- bracket and standings -------------------------------------------------------------------
 
 
-def _subtitle(context: dict[str, Any], *extra: str) -> str:
-    tournament = context["tournament"]
+def _subtitle(tournament: Tournament, *extra: str) -> str:
     parts = [
         formats.date_format(tournament.date, "DATE_FORMAT"),
         tournament.venue,
-        context["format_line"],
+        format_line(tournament),
         *extra,
     ]
     return " · ".join(part for part in parts if part)
@@ -304,10 +300,9 @@ def bracket_document(tournament: Tournament) -> tuple[BracketSheet, Labels] | No
     """The bracket as the public page draws it (or the round robin's cross-table and
     results); None before the bracket exists. The public page's queries, no more."""
     with translation.override(tournament.language):
-        data = public.load(tournament)
+        data = load(tournament)
         if not data.matches:
             return None
-        context = public.page_context(data)
         if data.round_robin:
             sections: tuple[BracketSection, ...] = (_round_robin(data.matches),)
         else:
@@ -320,14 +315,14 @@ def bracket_document(tournament: Tournament) -> tuple[BracketSheet, Labels] | No
                     ),
                     under_previous=section.key == "third_place",
                 )
-                for section in context["sections"]
+                for section in bracket_sections(data.matches, double=data.double)
             )
         champion = data.standings.champion
         extra = _("Champion: %(name)s") % {"name": champion.name} if champion else ""
         sheet = BracketSheet(
             tournament=tournament.name,
             sections=sections,
-            subtitle=_subtitle(context, extra),
+            subtitle=_subtitle(tournament, extra),
             page_size=tournament.page_size,
         )
         return sheet, labels()
@@ -344,7 +339,7 @@ def _average(value: float | None) -> str:
 def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] | None:
     """The public standings with their statistics; None before the bracket exists."""
     with translation.override(tournament.language):
-        data = public.load(tournament)
+        data = load(tournament)
         if not data.matches:
             return None
         standings = data.standings
@@ -390,7 +385,7 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
             title=_("Standings"),
             columns=tuple(heading for heading, _value in columns),
             rows=rows,
-            subtitle=_subtitle(public.page_context(data), extra),
+            subtitle=_subtitle(tournament, extra),
             notes=tuple(notes),
             page_size=tournament.page_size,
         )

@@ -1,8 +1,9 @@
 """Standings and per-player statistics of one tournament, from rows already loaded.
 
 :func:`compute` takes the tournament, all of its matches (sides and players loaded with
-``select_related``) and all of its hands, and returns plain dataclasses: the engine's
-sheet of every match that has hands, each player's statistics, and the standings.
+``select_related``) and the engine's sheet of every match that has hands (from
+:func:`scoring.services.score_matches`), and returns plain dataclasses: each player's
+statistics and the standings.
 
 * Elimination: final placings 1, 2, 3–4, 5–8 … come from the stage of the bracket in
   which a player went out (a third-place match splits 3 and 4); players still in the
@@ -23,9 +24,8 @@ anything, or show personal data (it reads names and seeds only).
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -33,23 +33,15 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 
 from scoring.engine import (
-    HandInput,
     HandKind,
-    HandScore,
     MatchSheet,
     Result,
-    RuleSet,
-    ScoringError,
     Side,
-    score_match,
 )
-from scoring.services import HandData, first_dealer, hand_inputs
 
 if TYPE_CHECKING:
-    from scoring.models import Hand
     from tournaments.models import Entry, Match, Tournament
 
-logger = logging.getLogger(__name__)
 
 COMPLETE = "complete"
 MAIN_SECTIONS = frozenset({"winners", "losers", "final", "reset"})
@@ -95,57 +87,6 @@ class PlayerStats:
         if not self.knocks:
             return None
         return round(self.knock_deadwood / self.knocks, 1)
-
-
-def match_sheets(
-    rules: RuleSet, matches: Iterable[Match], hands: Iterable[Hand]
-) -> dict[int, MatchSheet]:
-    """The engine's sheet of every match that has hands, by match id."""
-    by_match: dict[int, list[Hand]] = defaultdict(list)
-    for hand in hands:
-        by_match[hand.match_id].append(hand)
-    inputs: dict[int, list[HandInput]] = {}
-    for match_id, rows in by_match.items():
-        rows.sort(key=attrgetter("number"))
-        inputs[match_id] = hand_inputs(rows)
-    return sheets_from_inputs(rules, matches, inputs)
-
-
-def inputs_by_match(rows: Iterable[tuple[Any, ...]]) -> dict[int, list[HandInput]]:
-    """Engine input by match id from ``(match id, *HAND_FIELDS)`` rows in hand order.
-
-    Equal rows share one :class:`HandInput` (it is immutable): a tournament repeats the
-    same few hundred hands thousands of times, and converting each row anew was most
-    of the cost of loading them.
-    """
-    converted: dict[tuple[Any, ...], HandInput] = {}
-    by_match: dict[int, list[HandInput]] = defaultdict(list)
-    for row in rows:
-        fields = row[1:]
-        hand = converted.get(fields)
-        if hand is None:
-            hand = converted[fields] = HandData(*fields).to_input()
-        by_match[row[0]].append(hand)
-    return by_match
-
-
-def sheets_from_inputs(
-    rules: RuleSet, matches: Iterable[Match], inputs: Mapping[int, Sequence[HandInput]]
-) -> dict[int, MatchSheet]:
-    """The engine's sheet of every match that has hands in ``inputs``, by match id."""
-    sheets: dict[int, MatchSheet] = {}
-    scores: dict[HandInput, HandScore] = {}  # one rule set: each distinct hand scored once
-    for match in matches:
-        hands = inputs.get(match.pk)
-        if not hands:
-            continue
-        try:
-            sheets[match.pk] = score_match(rules, hands, first_dealer(match), scores=scores)
-        except ScoringError:
-            # Stored hands always passed the engine; if one no longer does (a data fix
-            # gone wrong), the public page leaves that match out rather than failing.
-            logger.warning("match %s: stored hands do not score", match.pk)
-    return sheets
 
 
 def _stats_for(entry: Entry) -> PlayerStats:
@@ -256,17 +197,11 @@ class Standings:
     champion: PlayerStats | None = None
 
 
-def compute(tournament: Tournament, matches: Sequence[Match], hands: Iterable[Hand]) -> Standings:
-    """Standings of ``tournament`` from its loaded ``matches`` and ``hands``; no queries."""
-    return compute_from_sheets(
-        tournament, matches, match_sheets(tournament.ruleset, matches, hands)
-    )
-
-
-def compute_from_sheets(
+def compute(
     tournament: Tournament, matches: Sequence[Match], sheets: dict[int, MatchSheet]
 ) -> Standings:
-    """Standings of ``tournament`` from its loaded ``matches`` and their engine sheets."""
+    """Standings of ``tournament`` from its loaded ``matches`` and their engine sheets
+    (:func:`scoring.services.score_matches`); no queries."""
     stats = player_stats(matches, sheets)
     kind = tournament.bracket_kind
     if kind == "round_robin":

@@ -1,11 +1,10 @@
 """Public tournament pages: the bracket and standings, ``standings.json``, the projector.
 
 Nobody logs in here and nothing is written. Each view makes the same three queries
-whatever the size of the field (the tournament, then :func:`load`: its matches with both
-players, all of its hands), then builds plain dataclasses in Python: standings come from
-:mod:`public.standings`, the bracket as drawn, the round-robin cross-table and the
-tables in play from :mod:`public.board`. Players are read by name and seed only;
-their email and phone are not even loaded.
+whatever the size of the field (the tournament, then :func:`public.data.load`: its
+matches with both players, all of its hands), then builds plain dataclasses in Python:
+standings come from :mod:`public.standings`, the bracket as drawn, the round-robin
+cross-table and the tables in play from :mod:`public.board`.
 
 With htmx the pages refresh small regions: the tournament page's ``bracket`` and
 ``standings`` (the region named by ``HX-Target``), and the projector's one ``panel``,
@@ -15,7 +14,7 @@ page is complete and the projector shows every panel one under the other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -25,86 +24,18 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.engine import HandInput, MatchSheet
-from scoring.models import Hand
-from scoring.services import HAND_FIELDS
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Tournament
 from tournaments.rules_text import rules_summary
 
 from . import standings as standings_module
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .standings import Standings
+from .data import PublicData, format_line, load
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
 PAGE_PARTS = ("bracket", "standings")
-PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
-# Never read by these pages; the timestamps cost a conversion each, ~2,300 a page at 256.
-UNUSED_MATCH_FIELDS = ("token", "token_revoked", "queued_at", "started_at", "completed_at")
-UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created", "player__updated")
 DISPLAY_MAX_CROSS_TABLE = 12
 DISPLAY_MAX_ROWS = 16
-
-
-# -- loading ---------------------------------------------------------------------------------
-
-
-@dataclass
-class PublicData:
-    tournament: Tournament
-    matches: list[Match]
-    standings: Standings
-    entries: list[Entry] = field(default_factory=list)
-
-    @property
-    def sheets(self) -> dict[int, MatchSheet]:
-        return self.standings.sheets
-
-    @property
-    def double(self) -> bool:
-        return self.tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION
-
-    @property
-    def round_robin(self) -> bool:
-        return self.tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN
-
-
-def load(tournament: Tournament) -> PublicData:
-    """Two queries (three before the bracket exists), whatever the number of players."""
-    private = [
-        f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE_PLAYER_FIELDS
-    ]
-    unused = [f"{side}__{name}" for side in ("side_a", "side_b") for name in UNUSED_ENTRY_FIELDS]
-    matches = list(
-        Match.objects.filter(tournament=tournament)
-        .select_related("side_a__player", "side_b__player")
-        .defer(*private, *unused, *UNUSED_MATCH_FIELDS)
-        .order_by("round", "section", "position", "pk")
-    )
-    inputs: dict[int, list[HandInput]] = {}
-    entries: list[Entry] = []
-    if matches:
-        # Plain rows, not model instances: a 256-player field has ~15,000 hands. Ordered by
-        # the column: "match" would bring in Match's ordering and join the tournament.
-        rows = (
-            Hand.objects.filter(match__tournament=tournament)
-            .order_by("match_id", "number")
-            .values_list("match_id", *HAND_FIELDS)
-            .iterator()
-        )
-        inputs = standings_module.inputs_by_match(rows)
-    else:
-        entries = list(
-            tournament.entries.filter(withdrawn=False)
-            .select_related("player")
-            .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
-        )
-    sheets = standings_module.sheets_from_inputs(tournament.ruleset, matches, inputs)
-    result = standings_module.compute_from_sheets(tournament, matches, sheets)
-    return PublicData(tournament, matches, result, entries)
-
-
-# -- views -----------------------------------------------------------------------------------
 
 
 def _tournament(slug: str) -> Tournament:
@@ -133,26 +64,13 @@ def _vary(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _format_line(tournament: Tournament) -> str:
-    """ "Single elimination · third-place match" and the like."""
-    parts = [str(tournament.get_bracket_kind_display())]
-    if tournament.bracket_kind == Tournament.BracketKind.SINGLE_ELIMINATION:
-        if tournament.third_place:
-            parts.append(_("third-place match"))
-        if tournament.consolation:
-            parts.append(_("consolation bracket"))
-    elif tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION:
-        parts.append(_("bracket reset") if tournament.bracket_reset else _("no bracket reset"))
-    return " · ".join(parts)
-
-
 def page_context(data: PublicData) -> dict[str, Any]:
     tournament = data.tournament
     context: dict[str, Any] = {
         "tournament": tournament,
         "data": data,
         "standings": data.standings,
-        "format_line": _format_line(tournament),
+        "format_line": format_line(tournament),
         "rules_line": rules_summary(tournament.ruleset),
         "live": tournament.status == Tournament.Status.RUNNING,
     }

@@ -1,4 +1,11 @@
-"""The only place that turns Hand rows into engine input and engine results into writes.
+"""The only place that loads Hand rows, turns them into engine input, and turns engine
+results into writes.
+
+Loading: :func:`load_inputs` reads any set of hands (a match's, a round's, a
+tournament's) as plain rows and converts them with :func:`engine_input`, the one
+conversion, into engine input by match; :func:`score_matches` scores many matches at
+once. Pages that list hands (with their ids, who entered them) load model instances with
+:func:`load_hands`, and :func:`hand_inputs` puts those through the same conversion.
 
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
@@ -9,7 +16,9 @@ or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -21,7 +30,9 @@ from scoring.engine import (
     Card,
     HandInput,
     HandKind,
+    HandScore,
     MatchSheet,
+    RuleSet,
     ScoredHand,
     ScoringError,
     Side,
@@ -35,6 +46,8 @@ from tournaments.models import Match
 from .models import Hand
 
 HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
+
+logger = logging.getLogger(__name__)
 
 
 class HandConflict(Exception):
@@ -92,24 +105,68 @@ def first_dealer(match: Match, chosen: str | None = None) -> Side | None:
 
 
 def hand_inputs(hands: Iterable[Hand]) -> list[HandInput]:
-    return [HandData.of(hand).to_input() for hand in hands]
+    """Loaded Hand instances as engine input (the same conversion as :func:`load_inputs`)."""
+    return [engine_input(*(getattr(hand, name) for name in HAND_FIELDS)) for hand in hands]
 
 
 def load_hands(match: Match) -> list[Hand]:
+    """The match's hands as model instances, for pages that list and link them."""
     return list(Hand.objects.filter(match=match).order_by("number"))
 
 
-def load_inputs(match: Match) -> list[HandInput]:
-    """The match's hands as engine input, from plain rows rather than model instances
-    (the hottest read of the site, once for every hand entered)."""
-    rows = Hand.objects.filter(match=match).order_by("number").values_list(*HAND_FIELDS)
-    return [engine_input(*row) for row in rows]
+def load_inputs(*, stream: bool = False, **where: Any) -> dict[int, list[HandInput]]:
+    """Engine input of the hands that ``where`` selects (``match=``, ``match__in=``,
+    ``match__tournament=``), by match id, each match's in hand order. One query of plain
+    rows, not model instances; ``stream`` reads them in chunks (a whole tournament).
+
+    Equal rows share one :class:`HandInput` (it is immutable): a tournament repeats the
+    same few hundred hands thousands of times, and converting each row anew was most of
+    the cost of loading them.
+    """
+    rows = (
+        Hand.objects.filter(**where)
+        .order_by("match_id", "number")  # the column: "match" would join for its ordering
+        .values_list("match_id", *HAND_FIELDS)
+    )
+    converted: dict[tuple[Any, ...], HandInput] = {}
+    by_match: dict[int, list[HandInput]] = defaultdict(list)
+    for match_id, *fields in rows.iterator() if stream else rows:
+        key = tuple(fields)
+        hand = converted.get(key)
+        if hand is None:
+            hand = converted[key] = engine_input(*fields)
+        by_match[match_id].append(hand)
+    return by_match
+
+
+def match_inputs(match: Match) -> list[HandInput]:
+    """One match's hands as engine input (the hottest read: once per hand entered)."""
+    return load_inputs(match=match).get(match.pk, [])
 
 
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
-    rows = load_hands(match) if hands is None else hands
-    return score_match(match.tournament.ruleset, hand_inputs(rows), first_dealer(match))
+    inputs = match_inputs(match) if hands is None else hand_inputs(hands)
+    return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+
+
+def score_matches(
+    rules: RuleSet, matches: Iterable[Match], inputs: Mapping[int, Sequence[HandInput]]
+) -> dict[int, MatchSheet]:
+    """The engine's sheet of every match that has hands in ``inputs``, by match id."""
+    sheets: dict[int, MatchSheet] = {}
+    scores: dict[HandInput, HandScore] = {}  # one rule set: each distinct hand scored once
+    for match in matches:
+        hands = inputs.get(match.pk)
+        if not hands:
+            continue
+        try:
+            sheets[match.pk] = score_match(rules, hands, first_dealer(match), scores=scores)
+        except ScoringError:
+            # Stored hands always passed the engine; if one no longer does (a data fix
+            # gone wrong), pages and PDFs leave that match out rather than failing.
+            logger.warning("match %s: stored hands do not score", match.pk)
+    return sheets
 
 
 def preview(
@@ -209,7 +266,7 @@ def record_hand(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
     data = data.cleaned()
-    inputs = load_inputs(match)
+    inputs = match_inputs(match)
     if number <= len(inputs):
         raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
     if number != len(inputs) + 1:

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from archive.verify import check_match
 from scoring.engine import PRESETS, ScoringError, score_request
 from scoring.models import Hand
-from scoring.services import load_hands
+from scoring.services import hand_inputs, load_hands
 from tests.factories import make_director, make_entries, make_match, make_tournament
 from tournaments import registry
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -152,7 +152,7 @@ def assert_consistent(match: Match, expected_hands: int) -> None:
     match.refresh_from_db()
     hands = load_hands(match)
     assert len(hands) == expected_hands
-    assert check_match(match, hands, match.tournament.ruleset) == []
+    assert check_match(match, hand_inputs(hands), match.tournament.ruleset) == []
 
 
 @settings(EXAMPLES, max_examples=40)

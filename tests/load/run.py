@@ -159,7 +159,7 @@ def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, An
     """
     from archive.verify import check_match
     from scoring.models import Hand
-    from scoring.services import HandData, sheet_for
+    from scoring.services import HandData, hand_inputs, load_hands, sheet_for
     from tournaments.models import AuditEntry, Match
 
     totals = dict.fromkeys(("lost", "duplicated", "altered", "unsent", "unacknowledged"), 0)
@@ -177,7 +177,7 @@ def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, An
             ).cleaned()
             for h in plan.hands[: result.attempted]
         ]
-        stored = list(Hand.objects.filter(match=match).order_by("number"))
+        stored = load_hands(match)
         numbers = [hand.number for hand in stored]
         by_number = {hand.number: HandData.of(hand) for hand in stored}
         lost = [n for n in result.recorded if n not in by_number]
@@ -203,7 +203,9 @@ def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, An
         ).count()
         if audits != len(stored):
             problems.append(f"{match.key}: {audits} 'hand entered' audit rows for {len(stored)}")
-        problems += [str(d) for d in check_match(match, stored, match.tournament.ruleset)]
+        problems += [
+            str(d) for d in check_match(match, hand_inputs(stored), match.tournament.ruleset)
+        ]
         sheet = sheet_for(match, stored)
         if not result.confirmed:
             continue  # the table stopped early: its errors say why

@@ -13,8 +13,7 @@ import pytest
 
 from public.standings import compute, place_label
 from scoring import services
-from scoring.models import Hand
-from scoring.services import HandData
+from scoring.services import HandData, load_inputs, score_matches
 from tests.factories import finish_match, make_bracket, make_entries, make_match, make_tournament
 from tests.scoring.helpers import gin, knock, play, win_games
 from tournaments.models import Match, Tournament
@@ -98,8 +97,8 @@ def standings_of(tournament: Tournament):
         .select_related("side_a__player", "side_b__player")
         .order_by("round", "section", "position", "pk")
     )
-    hands = list(Hand.objects.filter(match__tournament=tournament))
-    return compute(tournament, matches, hands)
+    inputs = load_inputs(match__tournament=tournament)
+    return compute(tournament, matches, score_matches(tournament.ruleset, matches, inputs))
 
 
 def places(result) -> dict[int | None, str]:

@@ -170,12 +170,16 @@ def generate_bracket_for(*, players: int):
 
 def test_load_inputs_reads_what_the_orm_reads():
     # load_inputs reads plain rows; they must agree with the Hand instances, nulls and
-    # knock cards included, in the order of the hands.
+    # knock cards included, in the order of the hands, one match apart from another.
     match = ready_match(preset="oklahoma", rules={"game_target": 5000})
     hands = [knock("A", 3, 40, knock_card="7S"), HandData("gin", "B", None, 12, "KH")] * 3
     hands += [HandData("draw")]
     play(match, hands)
-    direct = services.load_inputs(match)
+    direct = services.match_inputs(match)
     assert len(direct) == 7 and direct[6].by is None and direct[1].deadwood is None
-    assert services.load_inputs(ready_match()) == []
+    assert services.match_inputs(ready_match()) == []
+    other = ready_match()
+    play(other, [HandData("draw")])
+    both = services.load_inputs(match__in=[match.pk, other.pk], stream=True)
+    assert both == {match.pk: direct, other.pk: services.match_inputs(other)}
     assert direct == services.hand_inputs(Hand.objects.filter(match=match).order_by("number"))
