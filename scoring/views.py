@@ -104,7 +104,6 @@ class MatchUrls(dict[str, str]):
         "entry": "match-entry",
         "confirm": "match-confirm",
         "create": "hand-create",
-        "hands": "hand-create",
         "preview": "hand-preview",
     }
 
@@ -120,6 +119,10 @@ class MatchUrls(dict[str, str]):
             raise KeyError(key)
         self[key] = url = self.access.url(self.names[key])
         return url
+
+    def hand(self, action: str, number: int) -> str:
+        """``hand-edit`` or ``hand-delete`` of hand ``number``, by ``action`` (edit, delete)."""
+        return self.access.url(f"hand-{action}", number=number)
 
 
 def base_context(access: MatchAccess) -> dict[str, Any]:

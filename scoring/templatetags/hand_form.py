@@ -1,6 +1,9 @@
-"""Tags for the hand form (``scoring/_hand_fields.html``)."""
+"""Tags for the match page: the hand form (``scoring/_hand_fields.html``) and each hand's
+links."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import template
 from django.forms import BoundField
@@ -12,6 +15,13 @@ register = template.Library()
 CHECKED = mark_safe(" checked")
 REQUIRED = mark_safe(" required")
 NOTHING = mark_safe("")
+
+
+@register.simple_tag
+def hand_url(urls: Any, action: str, number: int) -> str:
+    """The reversed URL that edits or deletes hand ``number`` (``urls``: the page's
+    :class:`scoring.views.MatchUrls`, which knows whether it is a table link)."""
+    return str(urls.hand(action, number))
 
 
 @register.simple_tag
