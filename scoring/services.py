@@ -252,20 +252,19 @@ def record_hand(
     of its own. Every refusal is raised before the first write, so a caller's transaction
     stays usable after one.
     """
-    if not locked:
-        with transaction.atomic():
-            return record_hand(
-                match=_locked_match(match),
-                number=number,
-                data=data,
-                user=user,
-                via=via,
-                dealer=dealer,
-                locked=True,
-            )
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
-    data = data.cleaned()
+    if locked:
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
+        return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
+    with transaction.atomic():
+        match = _locked_match(match)
+        return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
+
+
+def _record_locked(
+    match: Match, number: int, data: HandData, *, user: Any, via: str, dealer: str | None
+) -> MatchSheet:
+    """:func:`record_hand` once the match row is locked and read in this transaction."""
     inputs = match_inputs(match)
     if number <= len(inputs):
         raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})

@@ -122,7 +122,7 @@ def make_bracket(
     **tournament_fields: Any,
 ) -> Tournament:
     """A tournament with ``players`` seeded entries and its bracket generated."""
-    from tournaments.services import generate_bracket
+    from tournaments.draw import generate_bracket
 
     if tournament is None:
         tournament = make_tournament(**tournament_fields)

@@ -547,7 +547,7 @@ def _spanish_tournament(director, name: str, count: int, **fields):
 
 
 def _generate(tournament):
-    from tournaments.services import generate_bracket
+    from tournaments.draw import generate_bracket
 
     generate_bracket(tournament=tournament, user=tournament.owner)
     tournament.refresh_from_db()

@@ -322,7 +322,7 @@ def test_no_personal_data_anywhere_public(client):
             notes=f"owes the club {i} euros",
         )
         Entry.objects.create(tournament=t, player=player, seed=i)
-    from tournaments.services import generate_bracket
+    from tournaments.draw import generate_bracket
 
     generate_bracket(tournament=t, user=t.owner)
     match = playable(t)[0]

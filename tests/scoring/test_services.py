@@ -17,8 +17,8 @@ from scoring.services import (
     record_hand,
     sheet_for,
 )
+from tournaments.draw import generate_bracket
 from tournaments.models import AuditEntry, Match
-from tournaments.services import generate_bracket
 
 from .helpers import gin, knock, play, ready_match, win_games
 

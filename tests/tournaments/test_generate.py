@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from tests.factories import finish_match, make_bracket, make_entries, make_tournament
 from tournaments import brackets, services
+from tournaments import draw as drawing
 from tournaments.models import AuditEntry, Entry, Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +128,7 @@ def test_random_draw_records_its_seed_and_is_reproducible():
     t2 = make_tournament(random_draw=True, draw_seed=12345)
     for t in (t1, t2):
         make_entries(tournament=t, count=8)
-        services.generate_bracket(tournament=t, user=t.owner)
+        drawing.generate_bracket(tournament=t, user=t.owner)
     draw = [
         [
             seed_of(m.side_a)
@@ -138,7 +139,7 @@ def test_random_draw_records_its_seed_and_is_reproducible():
     assert draw[0] == draw[1]
     t3 = make_tournament(random_draw=True)
     make_entries(tournament=t3, count=4)
-    services.generate_bracket(tournament=t3, user=t3.owner)
+    drawing.generate_bracket(tournament=t3, user=t3.owner)
     t3.refresh_from_db()
     assert t3.draw_seed is not None
 
@@ -146,7 +147,7 @@ def test_random_draw_records_its_seed_and_is_reproducible():
 def test_preview_saves_nothing_and_matches_what_is_stored():
     t = make_tournament(third_place=True)
     make_entries(tournament=t, count=6)
-    plan = services.generate_bracket(tournament=t, user=t.owner, preview=True)
+    plan = drawing.generate_bracket(tournament=t, user=t.owner, preview=True)
     assert Match.objects.filter(tournament=t).count() == 0
     assert AuditEntry.objects.filter(tournament=t).count() == 0
     t.refresh_from_db()
@@ -154,7 +155,7 @@ def test_preview_saves_nothing_and_matches_what_is_stored():
     preview = {
         (m.key, m.status, m.table, seed_of(m.side_a), seed_of(m.side_b)) for m in plan.matches
     }
-    services.generate_bracket(tournament=t, user=t.owner)
+    drawing.generate_bracket(tournament=t, user=t.owner)
     actual = {
         (m.key, m.status, m.table, seed_of(m.side_a), seed_of(m.side_b)) for m in stored(t).values()
     }
@@ -168,7 +169,7 @@ def test_withdrawn_and_absent_players_are_left_out_and_seeds_renumbered():
     services.withdraw(entry=entries[0], user=t.owner)
     for entry in entries[1:5]:
         Entry.objects.filter(pk=entry.pk).update(checked_in=True)
-    plan = services.generate_bracket(tournament=t, user=t.owner)
+    plan = drawing.generate_bracket(tournament=t, user=t.owner)
     assert [e.pk for e in plan.entries] == [e.pk for e in entries[1:5]]
     assert {e.pk for e in plan.left_out} == {entries[0].pk, entries[5].pk}
     seeds = dict(Entry.objects.filter(tournament=t).values_list("pk", "seed"))
@@ -179,11 +180,11 @@ def test_generation_refusals():
     t = make_tournament()
     make_entries(tournament=t, count=1)
     with pytest.raises(ValidationError, match="at least two"):
-        services.generate_bracket(tournament=t, user=t.owner)
+        drawing.generate_bracket(tournament=t, user=t.owner)
     make_entries(tournament=t, count=1)
-    services.generate_bracket(tournament=t, user=t.owner)
+    drawing.generate_bracket(tournament=t, user=t.owner)
     with pytest.raises(ValidationError, match="already been generated"):
-        services.generate_bracket(tournament=t, user=t.owner)
+        drawing.generate_bracket(tournament=t, user=t.owner)
     assert Match.objects.filter(tournament=t).count() == 1
 
 
@@ -192,20 +193,20 @@ def test_round_robin_too_big_is_a_clear_error():
     make_entries(tournament=t, count=brackets.MAX_ROUND_ROBIN_PLAYERS + 1, seeded=False)
     limit = brackets.MAX_ROUND_ROBIN_PLAYERS
     with pytest.raises(ValidationError, match=f"takes at most {limit} players; {limit + 1} can"):
-        services.generate_bracket(tournament=t, user=t.owner)
+        drawing.generate_bracket(tournament=t, user=t.owner)
     assert not Match.objects.filter(tournament=t).exists()
 
 
 def test_clear_bracket_only_before_play():
     t = make_bracket(players=4)
-    assert services.clear_bracket(tournament=t, user=t.owner) == 3
+    assert drawing.clear_bracket(tournament=t, user=t.owner) == 3
     assert not Match.objects.filter(tournament=t).exists()
     t.refresh_from_db()
     assert t.status == Tournament.Status.REGISTRATION
-    services.generate_bracket(tournament=t, user=t.owner)
+    drawing.generate_bracket(tournament=t, user=t.owner)
     finish_match(Match.objects.get(tournament=t, key="W1-1"))
     with pytest.raises(ValidationError, match="played into"):
-        services.clear_bracket(tournament=t, user=t.owner)
+        drawing.clear_bracket(tournament=t, user=t.owner)
     assert Match.objects.filter(tournament=t).count() == 3
 
 

@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import services
+from .. import draw
 from ..models import Match, Tournament
 from .base import (
     manage_url,
@@ -37,7 +37,7 @@ def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     else:
         context["generated"] = False
         try:
-            plan = services.generate_bracket(tournament=tournament, user=request.user, preview=True)
+            plan = draw.generate_bracket(tournament=tournament, user=request.user, preview=True)
         except ValidationError as error:
             context["problem"] = message_text(error)
         else:
@@ -64,7 +64,7 @@ def _groups(matches: list[Match]) -> list[dict[str, Any]]:
 @manage_view
 def bracket_generate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
-        plan = services.generate_bracket(tournament=tournament, user=request.user)
+        plan = draw.generate_bracket(tournament=tournament, user=request.user)
     except ValidationError as error:
         messages.error(request, message_text(error))
         return redirect(manage_url("bracket", tournament))
@@ -80,7 +80,7 @@ def bracket_generate(request: HttpRequest, tournament: Tournament) -> HttpRespon
 @manage_view
 def bracket_clear(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
-        services.clear_bracket(tournament=tournament, user=request.user)
+        draw.clear_bracket(tournament=tournament, user=request.user)
     except ValidationError as error:
         messages.error(request, message_text(error))
     else:

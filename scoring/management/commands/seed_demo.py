@@ -17,8 +17,8 @@ from django.db import transaction
 
 from scoring.demo import match_hands
 from scoring.services import confirm_result, record_hand
+from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
-from tournaments.services import generate_bracket
 
 USERNAME = "director"
 PASSWORD = "gin-rummy-demo"

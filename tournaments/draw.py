@@ -1,0 +1,239 @@
+"""Making the bracket (the draw): registered players become matches, and back again.
+
+:func:`generate_bracket` takes the players in seed order (withdrawn and, when check-in is
+used, absent players left out), builds the pure bracket of :mod:`tournaments.brackets`
+and stores its matches, routes and tables in one transaction; a preview builds the same
+without saving. :func:`clear_bracket` undoes it while nothing has been played. Like
+:mod:`tournaments.services`, each write records its audit row and a user's mistake
+raises ``ValidationError`` with a translated message, changing nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from . import audit, brackets
+from .models import Entry, Match, Tournament
+from .routing import Board, Route, lock_tournament
+
+Status = Match.Status
+
+
+@dataclass
+class BracketPlan:
+    """What :func:`generate_bracket` made (or, for a preview, would make).
+
+    ``entries`` are the players in bracket-seed order (seed 1 first); ``left_out`` are
+    the entries not in the bracket (withdrawn, or not checked in when check-in is used);
+    ``matches`` are Match objects in playing order, unsaved for a preview.
+    """
+
+    bracket: brackets.Bracket
+    entries: list[Entry]
+    left_out: list[Entry] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
+
+    def rounds(self) -> list[tuple[str, int, list[Match]]]:
+        """(section, round, matches) groups in playing order, for display."""
+        groups: dict[tuple[str, int], list[Match]] = {}
+        for match in self.matches:
+            groups.setdefault((match.section, match.round), []).append(match)
+        return [(section, round_, group) for (section, round_), group in groups.items()]
+
+
+def playing_entries(tournament: Tournament) -> tuple[list[Entry], list[Entry]]:
+    """(in the bracket, left out). Withdrawn players are left out; once anyone is checked
+    in, so is everyone who is not. Order: seed (unseeded last), then registration."""
+    entries = list(tournament.entries.select_related("player"))
+    checking_in = any(e.checked_in and not e.withdrawn for e in entries)
+    playing = [e for e in entries if not e.withdrawn and (e.checked_in or not checking_in)]
+    left_out = [e for e in entries if e not in playing]
+    return playing, left_out
+
+
+def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
+    kind = tournament.bracket_kind
+    draw_seed = tournament.draw_seed if tournament.random_draw else None
+    if kind == Tournament.BracketKind.ROUND_ROBIN:
+        limit = brackets.MAX_ROUND_ROBIN_PLAYERS
+    else:
+        limit = brackets.MAX_PLAYERS
+    if players > limit:
+        raise ValidationError(
+            _("A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.")
+            % {"kind": tournament.get_bracket_kind_display(), "limit": limit, "count": players}
+        )
+    try:
+        if kind == Tournament.BracketKind.SINGLE_ELIMINATION:
+            return brackets.single_elimination(
+                players,
+                third_place=tournament.third_place,
+                consolation=tournament.consolation,
+                draw_seed=draw_seed,
+            )
+        if kind == Tournament.BracketKind.DOUBLE_ELIMINATION:
+            return brackets.double_elimination(
+                players, reset=tournament.bracket_reset, draw_seed=draw_seed
+            )
+        if kind == Tournament.BracketKind.ROUND_ROBIN:
+            return brackets.round_robin(players)
+    except ValueError as error:
+        raise ValidationError(
+            _("This bracket cannot be made for %(count)d players: %(problem)s")
+            % {"count": players, "problem": error}
+        ) from error
+    raise ValidationError(_("Unknown bracket format %(kind)s.") % {"kind": kind})
+
+
+def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False) -> BracketPlan:
+    """Turn the registered players into matches.
+
+    Entries are taken in seed order (withdrawn and, when check-in is used, absent players
+    left out) and renumbered 1..n. Byes complete by themselves and their players move on;
+    matches with both players known become ready and get tables, the rest queue. The
+    tournament starts running. With ``preview`` nothing is saved and the returned plan
+    holds unsaved matches showing exactly what would be stored.
+    """
+    with transaction.atomic():
+        if not preview:
+            # Serialises two directors pressing "generate" at once.
+            lock_tournament(tournament)
+        if tournament.matches.exists():
+            raise ValidationError(_("The bracket has already been generated."))
+        if tournament.status == Tournament.Status.FINISHED:
+            raise ValidationError(_("This tournament is finished."))
+        playing, left_out = playing_entries(tournament)
+        if len(playing) < brackets.MIN_PLAYERS:
+            raise ValidationError(
+                _("A bracket needs at least two players; %(count)d can play.")
+                % {"count": len(playing)}
+            )
+        if tournament.random_draw and tournament.draw_seed is None:
+            tournament.draw_seed = brackets.new_draw_seed()
+            if not preview:
+                tournament.save(update_fields=["draw_seed", "updated"])
+        bracket = _build_bracket(tournament, len(playing))
+        matches = [
+            Match(
+                tournament=tournament,
+                key=spec.key,
+                section=spec.section.value,
+                round=spec.round,
+                position=spec.position,
+                side_a=playing[spec.a.seed - 1] if spec.a.seed is not None else None,
+                side_b=playing[spec.b.seed - 1] if spec.b.seed is not None else None,
+                conditional=spec.conditional,
+            )
+            for spec in bracket.matches
+        ]
+        routes = {
+            spec.key: Route(winner_to=spec.winner_to, loser_to=spec.loser_to)
+            for spec in bracket.matches
+        }
+        board = Board(tournament, matches, routes, withdrawn=set())
+        board.settle_all()
+        board.assign_tables()
+        plan = BracketPlan(bracket=bracket, entries=playing, left_out=left_out, matches=matches)
+        if preview:
+            return plan
+
+        _store(matches, routes)
+        _renumber_seeds(playing, left_out)
+        before_status = tournament.status
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status", "updated"])
+        audit.record(
+            tournament=tournament,
+            action="bracket generated",
+            obj=tournament,
+            before={"status": before_status},
+            after={
+                "status": tournament.status,
+                "bracket_kind": tournament.bracket_kind,
+                "players": len(playing),
+                "matches": len(matches),
+                "draw_seed": tournament.draw_seed if tournament.random_draw else None,
+                "seeds": {e.seed: e.player.name for e in playing},
+            },
+            user=user,
+        )
+    return plan
+
+
+def _store(matches: list[Match], routes: dict[str, Route]) -> None:
+    """Insert the matches so every route points at a row that already exists: layer by
+    layer from the final backwards, one INSERT per layer (no second pass of UPDATEs)."""
+    depth: dict[str, int] = {}
+    for match in reversed(matches):  # playing order: every target comes later
+        route = routes[match.key]
+        targets = [t[0] for t in (route.winner_to, route.loser_to) if t is not None]
+        depth[match.key] = 1 + max((depth[key] for key in targets), default=-1)
+    by_key = {m.key: m for m in matches}
+    for layer in range(max(depth.values(), default=-1) + 1):
+        batch = [m for m in matches if depth[m.key] == layer]
+        for match in batch:
+            route = routes[match.key]
+            if route.winner_to:
+                match.next_match = by_key[route.winner_to[0]]
+                match.next_slot = route.winner_to[1]
+            if route.loser_to:
+                match.loser_next_match = by_key[route.loser_to[0]]
+                match.loser_next_slot = route.loser_to[1]
+        Match.objects.bulk_create(batch, batch_size=500)
+
+
+def _renumber_seeds(playing: list[Entry], left_out: list[Entry]) -> None:
+    """Seeds become the bracket's 1..n; players left out lose theirs."""
+    wanted = {e.pk: n for n, e in enumerate(playing, start=1)} | {e.pk: None for e in left_out}
+    changing = [e for e in playing + left_out if e.seed != wanted[e.pk]]
+    if not changing:
+        return
+    # Clear first: seeds are unique per tournament and may be swapping places.
+    Entry.objects.filter(pk__in=[e.pk for e in changing]).update(seed=None)
+    for entry in changing:
+        entry.seed = wanted[entry.pk]
+        if entry.seed is not None:
+            Entry.objects.filter(pk=entry.pk).update(seed=entry.seed)
+
+
+def clear_bracket(*, tournament: Tournament, user: Any) -> int:
+    """Delete a bracket nobody has played in yet (to change the format or the field).
+
+    Refused once any match is in play, awaiting confirmation, or complete other than as
+    a bye. Returns the number of matches deleted.
+    """
+    with transaction.atomic():
+        lock_tournament(tournament)
+        matches = list(Match.objects.filter(tournament=tournament))
+        if not matches:
+            raise ValidationError(_("There is no bracket to clear."))
+        started = [
+            m
+            for m in matches
+            if m.status in (Status.IN_PLAY, Status.AWAITING)
+            or (m.status == Status.COMPLETE and not m.is_bye)
+        ]
+        if started:
+            raise ValidationError(
+                _("The bracket cannot be cleared: %(match)s has already been played into.")
+                % {"match": started[0].label}
+            )
+        # Routes point at other matches of the same bracket: unlink, then delete.
+        Match.objects.filter(tournament=tournament).update(next_match=None, loser_next_match=None)
+        Match.objects.filter(tournament=tournament).delete()
+        tournament.status = Tournament.Status.REGISTRATION
+        tournament.save(update_fields=["status", "updated"])
+        audit.record(
+            tournament=tournament,
+            action="bracket cleared",
+            obj=tournament,
+            before={"matches": len(matches)},
+            after={"status": tournament.status},
+            user=user,
+        )
+    return len(matches)
