@@ -141,36 +141,48 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "config.wsgi.application"
 
+
 # SQLite is the zero-setup default. WAL lets readers (projector, phones) carry on while a
 # hand is written; IMMEDIATE transactions take the write lock up front so two writers queue
 # on the busy timeout instead of failing with "database is locked" halfway through.
-SQLITE_DEFAULT = {
-    "ENGINE": "django.db.backends.sqlite3",
-    "NAME": os.environ.get("SQLITE_PATH", str(DATA_DIR / "db.sqlite3")),
-    "OPTIONS": {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": (
-            "PRAGMA journal_mode=WAL;"
-            "PRAGMA synchronous=NORMAL;"
-            "PRAGMA busy_timeout=20000;"
-            "PRAGMA foreign_keys=ON;"
-        ),
-    },
-    # A file, not the in-memory default: tests of concurrent entry need real WAL locking
-    # (shared-cache memory databases lock whole tables and ignore the busy timeout).
-    # One per process, so two test runs in one checkout never share a database.
-    "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ginclub-test-{os.getpid()}.sqlite3")},
-}
+def sqlite_database(name: str) -> dict[str, object]:
+    """An SQLite database's settings, however it was named (``SQLITE_PATH`` or a
+    ``sqlite://`` ``DATABASE_URL``): without these options it locks under load.
+
+    No ``CONN_MAX_AGE``: opening an SQLite file costs next to nothing, unlike a
+    PostgreSQL log-in, so connections are not kept between requests."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": name,
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": (
+                "PRAGMA journal_mode=WAL;"
+                "PRAGMA synchronous=NORMAL;"
+                "PRAGMA busy_timeout=20000;"
+                "PRAGMA foreign_keys=ON;"
+            ),
+        },
+        # A file, not the in-memory default: tests of concurrent entry need real WAL locking
+        # (shared-cache memory databases lock whole tables and ignore the busy timeout).
+        # One per process, so two test runs in one checkout never share a database.
+        "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"ginclub-test-{os.getpid()}.sqlite3")},
+    }
+
 
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        DATABASES = {"default": sqlite_database(DATABASES["default"]["NAME"])}
     # Behind a transaction-pooling pgbouncer, server-side cursors (the public pages stream
     # their hands with .iterator()) must be off.
     if os.environ.get("DATABASE_DISABLE_SERVER_SIDE_CURSORS") == "1":
         DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 else:
-    DATABASES = {"default": SQLITE_DEFAULT}
+    DATABASES = {
+        "default": sqlite_database(os.environ.get("SQLITE_PATH", str(DATA_DIR / "db.sqlite3")))
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

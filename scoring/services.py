@@ -367,11 +367,17 @@ def confirm_result(*, match: Match, user: Any = None, via: str = "") -> Match:
     return tournament_services.confirm_match(match=match, user=user, via=via)
 
 
+TABLE_LINK_ACTIONS = ("revoke", "renew")
+
+
 def set_table_link(*, match: Match, action: str, user: Any) -> Match:
-    """``revoke`` switches the table link off; ``renew`` issues a new one (the old one dies)."""
+    """``revoke`` switches the table link off; ``renew`` issues a new one (the old one dies).
+
+    Any other ``action`` is a bug in the caller, not a user's mistake: the view checks the
+    POST against ``TABLE_LINK_ACTIONS`` first."""
     from tournaments.models.matches import new_token
 
-    if action not in ("revoke", "renew"):
+    if action not in TABLE_LINK_ACTIONS:
         raise ValueError(f"unknown table link action {action!r}")
     with transaction.atomic():
         match = _locked_match(match)

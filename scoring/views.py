@@ -13,7 +13,7 @@ from functools import partial, wraps
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -382,8 +382,13 @@ def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """A director switches the table link off, or issues a new one (the old one dies)."""
     if access.token is not None or not access.can_direct:
         raise PermissionDenied(_("Only a director manages table links."))
-    services.set_table_link(
-        match=access.match, action=request.POST.get("action", ""), user=access.user
-    )
+    # Exactly one known action: QueryDict.get would quietly take the last of several.
+    actions = request.POST.getlist("action")
+    if len(actions) != 1 or actions[0] not in services.TABLE_LINK_ACTIONS:
+        # 400.html shows the messages, so the director reads what was wrong.
+        message = _("Choose either “Switch off table link” or “Issue a new table link”.")
+        messages.error(request, message)
+        raise BadRequest(message)
+    services.set_table_link(match=access.match, action=actions[0], user=access.user)
     messages.success(request, _("Table link updated."))
     return HttpResponseRedirect(access.url("match-sheet"))

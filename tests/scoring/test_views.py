@@ -211,6 +211,33 @@ def test_renewed_table_link_kills_the_old_one(client):
     assert client.get(table_url(match)).status_code == 200
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"action": ""},
+        {"action": "REVOKE"},
+        {"action": "delete"},
+        {"action": "revoke "},
+        {"action": ["revoke", "renew"]},
+    ],
+    ids=["missing", "empty", "upper-case", "unknown", "trailing-space", "two-actions"],
+)
+def test_bad_table_link_action_is_a_400_and_changes_nothing(client, body):
+    match = ready_match()
+    token, audit_rows = match.token, AuditEntry.objects.count()
+    client.force_login(match.tournament.owner)
+    response = client.post(sheet_url(match, "table-link"), body)
+    assert response.status_code == 400
+    message = "Choose either “Switch off table link” or “Issue a new table link”."
+    assert message in response.content.decode()
+    match.refresh_from_db()
+    assert match.token == token and not match.token_revoked
+    assert AuditEntry.objects.count() == audit_rows
+    assert message not in client.get(sheet_url(match)).content.decode()  # shown once
+    assert client.get(table_url(match)).status_code == 200
+
+
 def test_a_table_link_opens_its_own_match_only(client):
     match, other = ready_match(), ready_match()
     # The token grants nothing on another match's URLs, nor on director pages.
