@@ -31,6 +31,7 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from public.data import published
 from scoring.views import table_url
 from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
@@ -106,7 +107,7 @@ def _bracket_pdf(
 ) -> HttpResponse:
     """A public PDF of the drawn bracket (``kind``: bracket or standings); its refusals
     speak the tournament's language, as its public page does."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = published(request, slug)
     use_tournament_language(request, tournament.language)
     found = document(tournament)
     if found is None:

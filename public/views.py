@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.template import Engine, RequestContext
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -29,17 +28,13 @@ from tournaments.rules_text import rules_summary
 
 from . import standings as standings_module
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .data import PublicData, format_line, load
+from .data import PublicData, format_line, load, published
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
 PAGE_PARTS = ("bracket", "standings")
 DISPLAY_MAX_CROSS_TABLE = 12
 DISPLAY_MAX_ROWS = 16
-
-
-def _tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
 
 
 def _render(request: HttpRequest, template_name: str, context: dict[str, Any]) -> HttpResponse:
@@ -89,7 +84,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     An htmx request gets one region back, the one named by ``HX-Target`` (``bracket``
     unless it names ``standings``).
     """
-    data = load(_tournament(slug))
+    data = load(published(request, slug))
     template = PAGE
     if request.htmx:
         part = request.htmx.target if request.htmx.target in PAGE_PARTS else PAGE_PARTS[0]
@@ -119,7 +114,7 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     Games and points count every stored match summary (live matches included); matches
     count confirmed results. Names only: no email, phone or other personal data.
     """
-    tournament = _tournament(slug)
+    tournament = published(request, slug)
     data = load(tournament)
     champion = data.standings.champion
     payload = {
@@ -166,7 +161,7 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     ``?panel=<name>`` picks the panel; htmx fetches the next one every few seconds
     (each answer names the one after it). Without JavaScript every panel is shown.
     """
-    data = load(_tournament(slug))
+    data = load(published(request, slug))
     seated, queued = live_tables(data.matches, data.sheets, double=data.double)
     panels = display_panels(data, seated)
     names = [p.name for p in panels]

@@ -409,3 +409,26 @@ def test_query_counts_before_the_bracket_do_not_grow_with_the_entries(client):
     make_entries(tournament=large, count=24)
     for url in (page_url, json_url):
         assert queries(client, url(small)) == queries(client, url(large)), url(small)
+
+
+def test_a_draft_is_public_only_to_its_directors(client):
+    draft = make_tournament(status=Tournament.Status.DRAFT)
+    make_entries(tournament=draft, count=4)
+    slug = {"slug": draft.slug}
+    urls = [
+        page_url(draft),
+        json_url(draft),
+        display_url(draft),
+        reverse("printing:bracket-pdf", kwargs=slug),
+        reverse("printing:standings-pdf", kwargs=slug),
+    ]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert draft.entries.first().player.name not in response.content.decode(errors="replace")
+    client.force_login(draft.owner)
+    assert client.get(page_url(draft)).status_code == 200
+    assert client.get(json_url(draft)).status_code == 200
+    client.logout()
+    Tournament.objects.filter(pk=draft.pk).update(status=Tournament.Status.REGISTRATION)
+    assert client.get(page_url(draft)).status_code == 200  # public from registration on
