@@ -78,7 +78,11 @@ class HandData:
         if self.kind == HandKind.DRAW:
             return HandData(self.kind)
         card = str(Card.parse(self.knock_card)) if self.knock_card else ""
-        deadwood = self.deadwood if self.kind == HandKind.KNOCK else None
+        # A gin's knocker deadwood is 0 or absent; any other number stays, so that the
+        # engine refuses the hand (as score_sheet does) rather than it vanishing unseen.
+        deadwood = self.deadwood
+        if self.kind != HandKind.KNOCK and deadwood == 0:
+            deadwood = None
         return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card)
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from scoring import access
 from scoring.models import Hand
+from scoring.services import HandData
 from tests.factories import make_director, make_user
 from tournaments.models import AuditEntry, Match
 
@@ -418,3 +419,19 @@ def test_repeating_the_deciding_hand_says_already_entered(client):
     response = client.post(url, post_data(1, gin("A", 98)), **HTMX)
     assert "Hand 1 is already entered." in response.content.decode()
     assert Hand.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.parametrize("kind", ["gin", "big_gin"])
+def test_a_gin_with_knocker_deadwood_is_refused_not_silently_dropped(client, kind):
+    """score_sheet refuses such a hand; the form must say so too, next to the field."""
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    hand = HandData(kind, "A", 7, 20)
+    response = client.post(sheet_url(match, "hand-create"), post_data(1, hand))
+    assert response.status_code == 400  # the form again, with the engine's reason
+    assert "has no knocker deadwood (it must be 0 or left out)" in response.content.decode()
+    assert not Hand.objects.filter(match=match).exists()
+    # 0 or nothing is a gin as usual.
+    zero = post_data(1, HandData(kind, "A", 0, 20))
+    assert client.post(sheet_url(match, "hand-create"), zero).status_code == 302
+    assert Hand.objects.get(match=match).deadwood is None
