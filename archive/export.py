@@ -52,45 +52,14 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         .select_related("entered_by")
         .order_by("match_id", "number")
     )
-    refs: dict[tuple[str, str], Any] = {("tournament", str(tournament.pk)): None}
-    refs.update({("entry", str(pk)): i for pk, i in index_of.items()})
-    refs.update({("match", str(pk)): key for pk, key in key_of.items()})
-    refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
-
-    def audit_row(row: AuditEntry) -> dict[str, Any]:
-        return {
-            **_row(row, AUDIT_FIELDS),
-            "user": _username(row.user),
-            "object": (
-                {"type": row.object_type, "ref": refs.get((row.object_type, row.object_id))}
-                if row.object_type
-                else None
-            ),
-            "before": map_sides(row.before, row.object_type, index_of.get),
-            "after": map_sides(row.after, row.object_type, index_of.get),
-        }
-
+    refs = _references(tournament, index_of, key_of, hands)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "tournament": {
-            **_row(tournament, TOURNAMENT_FIELDS),
-            "owner": _username(tournament.owner),
-            "co_directors": sorted(u.get_username() for u in tournament.co_directors.all()),
-            "scorekeepers": sorted(u.get_username() for u in tournament.scorekeepers.all()),
-        },
+        "tournament": _tournament_row(tournament),
         "players": [_row(entry.player, PLAYER_FIELDS) for entry in entries],
         "entries": [{"player": i, **_row(entry, ENTRY_FIELDS)} for i, entry in enumerate(entries)],
-        "matches": [
-            {
-                **_row(match, MATCH_FIELDS),
-                "side_a": index_of.get(match.side_a_id) if match.side_a_id else None,
-                "side_b": index_of.get(match.side_b_id) if match.side_b_id else None,
-                "next_match": key_of.get(match.next_match_id),
-                "loser_next_match": key_of.get(match.loser_next_match_id),
-            }
-            for match in matches
-        ],
+        "matches": [_match_row(match, index_of, key_of) for match in matches],
         "hands": [
             {
                 "match": key_of[hand.match_id],
@@ -100,9 +69,56 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
             for hand in hands
         ],
         "audit": [
-            audit_row(row)
+            _audit_row(row, refs, index_of)
             for row in tournament.audit_entries.select_related("user").order_by("at", "pk")
         ],
+    }
+
+
+def _references(
+    tournament: Tournament, index_of: dict[int, int], key_of: dict[int, str], hands: list[Hand]
+) -> dict[tuple[str, str], Any]:
+    """What an audit row's (object type, object id) becomes in the archive: an entry's
+    index, a match's key, a hand's [match key, number]."""
+    refs: dict[tuple[str, str], Any] = {("tournament", str(tournament.pk)): None}
+    refs.update({("entry", str(pk)): i for pk, i in index_of.items()})
+    refs.update({("match", str(pk)): key for pk, key in key_of.items()})
+    refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
+    return refs
+
+
+def _tournament_row(tournament: Tournament) -> dict[str, Any]:
+    return {
+        **_row(tournament, TOURNAMENT_FIELDS),
+        "owner": _username(tournament.owner),
+        "co_directors": sorted(u.get_username() for u in tournament.co_directors.all()),
+        "scorekeepers": sorted(u.get_username() for u in tournament.scorekeepers.all()),
+    }
+
+
+def _match_row(match: Match, index_of: dict[int, int], key_of: dict[int, str]) -> dict[str, Any]:
+    return {
+        **_row(match, MATCH_FIELDS),
+        "side_a": index_of.get(match.side_a_id) if match.side_a_id else None,
+        "side_b": index_of.get(match.side_b_id) if match.side_b_id else None,
+        "next_match": key_of.get(match.next_match_id),
+        "loser_next_match": key_of.get(match.loser_next_match_id),
+    }
+
+
+def _audit_row(
+    row: AuditEntry, refs: dict[tuple[str, str], Any], index_of: dict[int, int]
+) -> dict[str, Any]:
+    return {
+        **_row(row, AUDIT_FIELDS),
+        "user": _username(row.user),
+        "object": (
+            {"type": row.object_type, "ref": refs.get((row.object_type, row.object_id))}
+            if row.object_type
+            else None
+        ),
+        "before": map_sides(row.before, row.object_type, index_of.get),
+        "after": map_sides(row.after, row.object_type, index_of.get),
     }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from scoring.engine import ScoringError, Side, resolve_rules, score_match
+from scoring.engine import RuleSet, ScoringError, Side, resolve_rules, score_match
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -209,6 +209,22 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
 
     Only reads the database to see whether the slug is free.
     """
+    doc = _check_document(data)
+    values, rules, usernames = _check_tournament(doc["tournament"], slug)
+    players = _check_players(doc["players"])
+    entries = _check_entries(doc["entries"], len(players))
+    matches, sides, routes = _check_matches(doc["matches"], len(entries))
+    by_key = {match.key: match for match in matches}
+    hands = _check_hands(doc["hands"], by_key, sides, rules)
+    hand_keys = {(key, hand.number) for hand, key, _user in hands}
+    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
+
+    tournament = Tournament(**values)
+    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+
+
+def _check_document(data: Any) -> _Record:
+    """The archive's top level: an object of this format and version, with its keys."""
     if not isinstance(data, dict):
         raise ArchiveError("the archive must be a JSON object")
     if data.get("format") != FORMAT:
@@ -218,9 +234,15 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
         raise ArchiveError(
             f"archive version {_show(version)} is not supported (expected {VERSION})"
         )
-    doc = _Record(data, "archive", TOP_KEYS)
+    return _Record(data, "archive", TOP_KEYS)
 
-    info = _Record(doc["tournament"], "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
+
+def _check_tournament(
+    data: Any, slug: str | None
+) -> tuple[dict[str, Any], RuleSet, dict[str, list[str]]]:
+    """The tournament's field values (under ``slug`` if given, which must be free here),
+    its rules, and the usernames of its owner, co-directors and scorekeepers."""
+    info = _Record(data, "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
     values = info.fields(Tournament, TOURNAMENT_FIELDS)
     if not isinstance(values["rules"], dict):
         raise ArchiveError("tournament.rules must be an object (the rules snapshot)")
@@ -241,33 +263,32 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     for role in ("co_directors", "scorekeepers"):
         names = _list(info[role], info.at(role))
         usernames[role] = [_text(name, f"{info.at(role)}[{i}]") for i, name in enumerate(names)]
+    return values, rules, usernames
 
-    players_data = _list(doc["players"], "players")
+
+def _check_players(data: Any) -> list[Player]:
+    """The archive's players; no two share a club id, or a name and email."""
     players = [
         Player(**_Record(p, f"players[{i}]", PLAYER_FIELDS).fields(Player, PLAYER_FIELDS))
-        for i, p in enumerate(players_data)
+        for i, p in enumerate(_list(data, "players"))
     ]
     _check_players_distinct(players)
+    return players
 
+
+def _check_entries(data: Any, player_count: int) -> list[tuple[Entry, int]]:
+    """Each entry with the index of its player; every player is entered exactly once."""
     entries = []
-    for i, raw in enumerate(_list(doc["entries"], "entries")):
+    for i, raw in enumerate(_list(data, "entries")):
         record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS))
-        player = record.index("player", len(players), null=False)
+        player = record.index("player", player_count, null=False)
         entries.append((Entry(**record.fields(Entry, ENTRY_FIELDS)), player))
     used = Counter(player for _entry, player in entries)
-    for i in range(len(players)):
+    for i in range(player_count):
         if used[i] != 1:
             raise ArchiveError(f"players[{i}] must be entered exactly once, not {used[i]} times")
     _check_distinct([e.seed for e, _p in entries if e.seed is not None], "entries", "seed", "seeds")
-
-    matches, sides, routes = _check_matches(doc["matches"], len(entries))
-    by_key = {match.key: match for match in matches}
-    hands = _check_hands(doc["hands"], by_key, sides, rules)
-    hand_keys = {(key, hand.number) for hand, key, _user in hands}
-    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
-
-    tournament = Tournament(**values)
-    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+    return entries
 
 
 def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:

@@ -102,78 +102,21 @@ def import_archive(data: Any, *, slug: str | None = None, owner: str | None = No
 
 
 def _write(plan: Plan, owner: str | None) -> ImportReport:
+    """Save everything in ``plan`` (inside :func:`import_archive`'s transaction)."""
     users = _users(plan)
     tournament = plan.tournament
     report = ImportReport(tournament)
-    owner_user = users.get(plan.usernames["owner"][0])
-    if owner_user is None:
-        owner_user = _default_owner(owner)
-        report.owner_replaced = plan.usernames["owner"][0]
-    elif owner is not None:
-        _default_owner(owner)  # a misspelt --owner is an error even when not needed
-    tournament.owner = owner_user
     created, updated = tournament.created, tournament.updated
-    tournament.save()
-    for role in ("co_directors", "scorekeepers"):
-        names = plan.usernames[role]
-        report.unknown_users |= {name for name in names if name not in users}
-        getattr(tournament, role).set([users[name] for name in names if name in users])
-
-    registry, new_players = _registry_players(plan.players)
-    report.new_players = len(new_players)
-    entries = [entry for entry, _player in plan.entries]
-    for entry, player in plan.entries:
-        entry.tournament, entry.player = tournament, registry[player]
-    with _times_kept(entries, ["registered_at"]):
-        Entry.objects.bulk_create(entries)
-
-    taken = set(
-        Match.objects.filter(token__in=[m.token for m in plan.matches]).values_list(
-            "token", flat=True
-        )
-    )
-    for match in plan.matches:
-        match.tournament = tournament
-        a, b = plan.sides[match.key]
-        match.side_a = entries[a] if a is not None else None
-        match.side_b = entries[b] if b is not None else None
-        if match.token in taken:
-            match.token = new_token()
-            report.renewed_tokens += 1
-    Match.objects.bulk_create(plan.matches)
-    by_key = {match.key: match for match in plan.matches}
-    for match in plan.matches:
-        winner_to, loser_to = plan.routes[match.key]
-        match.next_match = by_key[winner_to] if winner_to else None
-        match.loser_next_match = by_key[loser_to] if loser_to else None
-    Match.objects.bulk_update(plan.matches, ["next_match", "loser_next_match"], batch_size=500)
-
-    hands = [hand for hand, _key, _user in plan.hands]
-    for hand, key, user in plan.hands:
-        hand.match = by_key[key]
-        hand.entered_by = users.get(user) if user else None
-        if user and user not in users:
-            report.unknown_users.add(user)
-    with _times_kept(hands, ["entered_at", "updated_at"]):
-        Hand.objects.bulk_create(hands, batch_size=500)
-    hand_of = {(key, hand.number): hand for hand, key, _user in plan.hands}
-
-    rows = []
-    for row, user, ref in plan.audit:
-        row.tournament = tournament
-        row.user = users.get(user) if user else None
-        if user and user not in users:
-            report.unknown_users.add(user)
-        row.object_id = _object_id(row.object_type, ref, tournament, entries, by_key, hand_of)
-        row.before = map_sides(row.before, row.object_type, lambda i: entries[i].pk)
-        row.after = map_sides(row.after, row.object_type, lambda i: entries[i].pk)
-        rows.append(row)
-    AuditEntry.objects.bulk_create(rows, batch_size=500)
+    _write_tournament(plan, users, owner, report)
+    entries, new_players = _write_entries(plan, report)
+    by_key = _write_matches(plan, entries, report)
+    hand_of = _write_hands(plan, users, by_key, report)
+    rows = _write_audit(plan, users, entries, by_key, hand_of, report)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 
     report.entries = len(entries)
-    report.matches, report.hands, report.audit = len(plan.matches), len(hands), len(rows)
+    report.matches, report.hands, report.audit = len(plan.matches), len(plan.hands), len(rows)
     audit.record(
         tournament=None,
         action="tournament imported",
@@ -187,6 +130,103 @@ def _write(plan: Plan, owner: str | None) -> ImportReport:
         via="import_tournament",
     )
     return report
+
+
+def _write_tournament(
+    plan: Plan, users: dict[str, Any], owner: str | None, report: ImportReport
+) -> None:
+    """The tournament saved with its owner (``--owner`` or a superuser if the archive's
+    has no account here), co-directors and scorekeepers."""
+    tournament = plan.tournament
+    owner_user = users.get(plan.usernames["owner"][0])
+    if owner_user is None:
+        owner_user = _default_owner(owner)
+        report.owner_replaced = plan.usernames["owner"][0]
+    elif owner is not None:
+        _default_owner(owner)  # a misspelt --owner is an error even when not needed
+    tournament.owner = owner_user
+    tournament.save()
+    for role in ("co_directors", "scorekeepers"):
+        names = plan.usernames[role]
+        report.unknown_users |= {name for name in names if name not in users}
+        getattr(tournament, role).set([users[name] for name in names if name in users])
+
+
+def _write_entries(plan: Plan, report: ImportReport) -> tuple[list[Entry], list[Player]]:
+    """The entries saved, each with its registry player; returns them and the new players."""
+    registry, new_players = _registry_players(plan.players)
+    report.new_players = len(new_players)
+    entries = [entry for entry, _player in plan.entries]
+    for entry, player in plan.entries:
+        entry.tournament, entry.player = plan.tournament, registry[player]
+    with _times_kept(entries, ["registered_at"]):
+        Entry.objects.bulk_create(entries)
+    return entries, new_players
+
+
+def _write_matches(plan: Plan, entries: list[Entry], report: ImportReport) -> dict[str, Match]:
+    """The matches saved with their players and routes (a table-link token already in
+    use here is renewed); returns them by key."""
+    taken = set(
+        Match.objects.filter(token__in=[m.token for m in plan.matches]).values_list(
+            "token", flat=True
+        )
+    )
+    for match in plan.matches:
+        match.tournament = plan.tournament
+        a, b = plan.sides[match.key]
+        match.side_a = entries[a] if a is not None else None
+        match.side_b = entries[b] if b is not None else None
+        if match.token in taken:
+            match.token = new_token()
+            report.renewed_tokens += 1
+    Match.objects.bulk_create(plan.matches)
+    by_key = {match.key: match for match in plan.matches}
+    for match in plan.matches:
+        winner_to, loser_to = plan.routes[match.key]
+        match.next_match = by_key[winner_to] if winner_to else None
+        match.loser_next_match = by_key[loser_to] if loser_to else None
+    Match.objects.bulk_update(plan.matches, ["next_match", "loser_next_match"], batch_size=500)
+    return by_key
+
+
+def _write_hands(
+    plan: Plan, users: dict[str, Any], by_key: dict[str, Match], report: ImportReport
+) -> dict[tuple[str, int], Hand]:
+    """The hands saved; returns them by (match key, hand number)."""
+    hands = [hand for hand, _key, _user in plan.hands]
+    for hand, key, user in plan.hands:
+        hand.match = by_key[key]
+        hand.entered_by = users.get(user) if user else None
+        if user and user not in users:
+            report.unknown_users.add(user)
+    with _times_kept(hands, ["entered_at", "updated_at"]):
+        Hand.objects.bulk_create(hands, batch_size=500)
+    return {(key, hand.number): hand for hand, key, _user in plan.hands}
+
+
+def _write_audit(
+    plan: Plan,
+    users: dict[str, Any],
+    entries: list[Entry],
+    by_key: dict[str, Match],
+    hand_of: dict[tuple[str, int], Hand],
+    report: ImportReport,
+) -> list[AuditEntry]:
+    """The audit rows saved, their references and sides pointing at the new rows."""
+    tournament = plan.tournament
+    rows = []
+    for row, user, ref in plan.audit:
+        row.tournament = tournament
+        row.user = users.get(user) if user else None
+        if user and user not in users:
+            report.unknown_users.add(user)
+        row.object_id = _object_id(row.object_type, ref, tournament, entries, by_key, hand_of)
+        row.before = map_sides(row.before, row.object_type, lambda i: entries[i].pk)
+        row.after = map_sides(row.after, row.object_type, lambda i: entries[i].pk)
+        rows.append(row)
+    AuditEntry.objects.bulk_create(rows, batch_size=500)
+    return rows
 
 
 @contextlib.contextmanager

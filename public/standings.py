@@ -292,7 +292,37 @@ def elimination_rows(
     by_id = {m.pk: m for m in matches}
     main = [m for m in matches if m.section in MAIN_SECTIONS]
     last = last_rounds(matches)
+    places, running = _stage_places(main, by_id)
+    out_at, current, champion_id = _exits(main, by_id, stats)
+    third = next((m for m in matches if m.section == "third_place"), None)
+    third_places = _third_places(third)
+    rows: list[Standing] = []
+    for entry_id, player in stats.items():
+        if entry_id == champion_id:
+            rows.append(Standing(1, "1", _("Champion"), player))
+        elif entry_id in out_at:
+            match = out_at[entry_id]
+            first, last_place = places.get(_stage(match), (running, running))
+            progress = _out_text(match, first, last, double=double)
+            if entry_id in third_places:
+                first = last_place = third_places[entry_id]
+                progress = _("Third place") if first == 3 else _("Fourth place")
+            elif third is not None and first == 3 and third.status != COMPLETE:
+                progress = _("Plays for third place")
+            if player.withdrawn:
+                progress = _("%(progress)s (withdrew)") % {"progress": progress}
+            rows.append(Standing(first, place_label(first, last_place), progress, player))
+        else:
+            progress = _alive_text(current.get(entry_id), last, double)
+            rows.append(Standing(None, "", progress, player))
+    rows.sort(key=lambda row: _elimination_order(row, current))
+    return rows, champion_id is not None
 
+
+def _stage_places(
+    main: list[Match], by_id: dict[int, Match]
+) -> tuple[dict[tuple[int, int], tuple[int, int]], int]:
+    """The places (first, last) shared by the players out in each stage, and the last one."""
     # Each stage can put out this many players (a grand final and its reset, one).
     capacity: dict[tuple[int, int], int] = defaultdict(int)
     for match in main:
@@ -307,7 +337,14 @@ def elimination_rows(
         if capacity[stage]:
             places[stage] = (running + 1, running + capacity[stage])
             running += capacity[stage]
+    return places, running
 
+
+def _exits(
+    main: list[Match], by_id: dict[int, Match], stats: dict[int, PlayerStats]
+) -> tuple[dict[int, Match], dict[int, Match], int | None]:
+    """By entry id: where each player went out, where each player still in plays next; the
+    champion (None until the title is decided)."""
     out_at: dict[int, Match] = {}
     champion_id: int | None = None
     current: dict[int, Match] = {}
@@ -332,52 +369,31 @@ def elimination_rows(
         settled = entry_id in out_at or entry_id in current or entry_id == champion_id
         if not settled and player.withdrawn and entry_id in last_main:
             out_at[entry_id] = last_main[entry_id]
+    return out_at, current, champion_id
 
-    third = next((m for m in matches if m.section == "third_place"), None)
-    third_places: dict[int, int] = {}
-    if third is not None and third.status == COMPLETE and third.winner_side:
-        for side, place in ((third.winner_side, 3), (third.loser_side, 4)):
-            entry_id = third.entry_id(side)
-            if entry_id is not None:
-                third_places[entry_id] = place
 
-    rows: list[Standing] = []
-    for entry_id, player in stats.items():
-        if entry_id == champion_id:
-            rows.append(Standing(1, "1", _("Champion"), player))
-        elif entry_id in out_at:
-            match = out_at[entry_id]
-            first, last_place = places.get(_stage(match), (running, running))
-            progress = _out_text(match, first, last, double=double)
-            if entry_id in third_places:
-                first = last_place = third_places[entry_id]
-                progress = _("Third place") if first == 3 else _("Fourth place")
-            elif third is not None and first == 3 and third.status != COMPLETE:
-                progress = _("Plays for third place")
-            if player.withdrawn:
-                progress = _("%(progress)s (withdrew)") % {"progress": progress}
-            rows.append(Standing(first, place_label(first, last_place), progress, player))
-        else:
-            rows.append(
-                Standing(None, "", _alive_text(current.get(entry_id), last, double), player)
-            )
+def _third_places(third: Match | None) -> dict[int, int]:
+    """Places 3 and 4 by entry id, once the third-place match is decided."""
+    if third is None or third.status != COMPLETE or not third.winner_side:
+        return {}
+    places = ((third.entry_id(third.winner_side), 3), (third.entry_id(third.loser_side), 4))
+    return {entry_id: place for entry_id, place in places if entry_id is not None}
 
-    def order(row: Standing) -> tuple[Any, ...]:
-        s = row.stats
-        depth = (0, 0)
-        if row.place is None and row.stats.entry_id in current:
-            depth = _stage(current[row.stats.entry_id])
-        return (
-            row.place if row.place is not None else 0,
-            (-depth[0], -depth[1]),
-            -s.matches_won,
-            -(s.games_won - s.games_lost),
-            -s.margin,
-            seed_key(s),
-        )
 
-    rows.sort(key=order)
-    return rows, champion_id is not None
+def _elimination_order(row: Standing, current: dict[int, Match]) -> tuple[Any, ...]:
+    """Sort key: place (players still in first, furthest first), wins, games, margin, seed."""
+    s = row.stats
+    depth = (0, 0)
+    if row.place is None and row.stats.entry_id in current:
+        depth = _stage(current[row.stats.entry_id])
+    return (
+        row.place if row.place is not None else 0,
+        (-depth[0], -depth[1]),
+        -s.matches_won,
+        -(s.games_won - s.games_lost),
+        -s.margin,
+        seed_key(s),
+    )
 
 
 def _out_text(match: Match, first: int, last: dict[str, int], *, double: bool) -> str:

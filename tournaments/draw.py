@@ -103,66 +103,88 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
         if not preview:
             # Serialises two directors pressing "generate" at once.
             lock_tournament(tournament)
-        if tournament.matches.exists():
-            raise ValidationError(_("The bracket has already been generated."))
-        if tournament.status == Tournament.Status.FINISHED:
-            raise ValidationError(_("This tournament is finished."))
-        playing, left_out = playing_entries(tournament)
-        if len(playing) < brackets.MIN_PLAYERS:
-            raise ValidationError(
-                _("A bracket needs at least two players; %(count)d can play.")
-                % {"count": len(playing)}
-            )
+        playing, left_out = _players_for_bracket(tournament)
         if tournament.random_draw and tournament.draw_seed is None:
             tournament.draw_seed = brackets.new_draw_seed()
             if not preview:
                 tournament.save(update_fields=["draw_seed", "updated"])
         bracket = _build_bracket(tournament, len(playing))
-        matches = [
-            Match(
-                tournament=tournament,
-                key=spec.key,
-                section=spec.section.value,
-                round=spec.round,
-                position=spec.position,
-                side_a=playing[spec.a.seed - 1] if spec.a.seed is not None else None,
-                side_b=playing[spec.b.seed - 1] if spec.b.seed is not None else None,
-                conditional=spec.conditional,
-            )
-            for spec in bracket.matches
-        ]
-        routes = {
-            spec.key: Route(winner_to=spec.winner_to, loser_to=spec.loser_to)
-            for spec in bracket.matches
-        }
-        board = Board(tournament, matches, routes, withdrawn=set())
-        board.settle_all()
-        board.assign_tables()
+        matches, routes = _plan_matches(tournament, bracket, playing)
         plan = BracketPlan(bracket=bracket, entries=playing, left_out=left_out, matches=matches)
         if preview:
             return plan
 
         _store(matches, routes)
         _renumber_seeds(playing, left_out)
-        before_status = tournament.status
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status", "updated"])
-        audit.record(
-            tournament=tournament,
-            action="bracket generated",
-            obj=tournament,
-            before={"status": before_status},
-            after={
-                "status": tournament.status,
-                "bracket_kind": tournament.bracket_kind,
-                "players": len(playing),
-                "matches": len(matches),
-                "draw_seed": tournament.draw_seed if tournament.random_draw else None,
-                "seeds": {e.seed: e.player.name for e in playing},
-            },
-            user=user,
-        )
+        _start_running(tournament, playing, matches, user)
     return plan
+
+
+def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entry]]:
+    """:func:`playing_entries`, refused if there is a bracket already, the tournament is
+    finished, or fewer than two can play."""
+    if tournament.matches.exists():
+        raise ValidationError(_("The bracket has already been generated."))
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("This tournament is finished."))
+    playing, left_out = playing_entries(tournament)
+    if len(playing) < brackets.MIN_PLAYERS:
+        raise ValidationError(
+            _("A bracket needs at least two players; %(count)d can play.") % {"count": len(playing)}
+        )
+    return playing, left_out
+
+
+def _plan_matches(
+    tournament: Tournament, bracket: brackets.Bracket, playing: list[Entry]
+) -> tuple[list[Match], dict[str, Route]]:
+    """The bracket's matches, unsaved, with byes settled and tables assigned, and their
+    routes by key."""
+    matches = [
+        Match(
+            tournament=tournament,
+            key=spec.key,
+            section=spec.section.value,
+            round=spec.round,
+            position=spec.position,
+            side_a=playing[spec.a.seed - 1] if spec.a.seed is not None else None,
+            side_b=playing[spec.b.seed - 1] if spec.b.seed is not None else None,
+            conditional=spec.conditional,
+        )
+        for spec in bracket.matches
+    ]
+    routes = {
+        spec.key: Route(winner_to=spec.winner_to, loser_to=spec.loser_to)
+        for spec in bracket.matches
+    }
+    board = Board(tournament, matches, routes, withdrawn=set())
+    board.settle_all()
+    board.assign_tables()
+    return matches, routes
+
+
+def _start_running(
+    tournament: Tournament, playing: list[Entry], matches: list[Match], user: Any
+) -> None:
+    """The tournament starts running; the audit row records how its bracket was drawn."""
+    before_status = tournament.status
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status", "updated"])
+    audit.record(
+        tournament=tournament,
+        action="bracket generated",
+        obj=tournament,
+        before={"status": before_status},
+        after={
+            "status": tournament.status,
+            "bracket_kind": tournament.bracket_kind,
+            "players": len(playing),
+            "matches": len(matches),
+            "draw_seed": tournament.draw_seed if tournament.random_draw else None,
+            "seeds": {e.seed: e.player.name for e in playing},
+        },
+        user=user,
+    )
 
 
 def _store(matches: list[Match], routes: dict[str, Route]) -> None:

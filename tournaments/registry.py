@@ -103,16 +103,33 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
     """Validate every row, then save them all, or none if any row is bad."""
     result = ImportResult()
     reader = csv.reader(io.StringIO(text, newline=""))
+    columns = _read_header(reader, result)
+    if columns is None:
+        return result
+    candidates = _read_rows(reader, columns, result)
+    _check_against_registry(candidates, result)
+    if not candidates and not result.errors:
+        result.errors.append((1, _("The file has a header line but no players.")))
+    if result.errors:
+        result.errors.sort(key=lambda item: item[0])
+        return result
+    _save_players(candidates, result, user)
+    return result
+
+
+def _read_header(reader: Any, result: ImportResult) -> list[str] | None:
+    """The columns the first line names, or None (and the error in ``result``) if it is
+    unreadable, empty or names an unknown or repeated column."""
     try:
         header = next(reader, None)
     except csv.Error as error:
         result.errors.append(
             (1, _("This is not a readable CSV file (%(problem)s).") % {"problem": error})
         )
-        return result
+        return None
     if header is None or not any(cell.strip() for cell in header):
         result.errors.append((1, _("The file is empty. The first line must name the columns.")))
-        return result
+        return None
     columns = [cell.strip().lower() for cell in header]
     unknown = [c for c in columns if c not in CSV_COLUMNS]
     if unknown or "name" not in columns or len(set(columns)) != len(columns):
@@ -123,8 +140,13 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
                 % {"columns": ", ".join(CSV_COLUMNS)},
             )
         )
-        return result
+        return None
+    return columns
 
+
+def _read_rows(reader: Any, columns: list[str], result: ImportResult) -> list[tuple[int, Player]]:
+    """The players on the lines after the header, each with its line number; every bad
+    line goes into ``result.errors``."""
     from .forms import PlayerRowForm  # the same fields as the add-player form
 
     seen_club: dict[str, int] = {}
@@ -161,21 +183,9 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
                 continue
             cleaned = form.cleaned_data
             key = _name_email(cleaned["name"], cleaned["email"])
-            problems = []
-            if cleaned["club_id"] and cleaned["club_id"] in seen_club:
-                problems.append(
-                    _("club id %(club_id)s is also on line %(line)d")
-                    % {"club_id": cleaned["club_id"], "line": seen_club[cleaned["club_id"]]}
-                )
-            if key in seen_name:
-                problems.append(
-                    _("the same name and email are also on line %(line)d")
-                    % {"line": seen_name[key]}
-                )
-            if problems:
-                result.errors.append(
-                    (line, _("Duplicate: %(problems)s.") % {"problems": "; ".join(problems)})
-                )
+            duplicate = _duplicate_in_file(cleaned["club_id"], key, seen_club, seen_name)
+            if duplicate:
+                result.errors.append((line, duplicate))
             if cleaned["club_id"]:
                 seen_club.setdefault(cleaned["club_id"], line)
             seen_name.setdefault(key, line)
@@ -184,13 +194,34 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
         result.errors.append(
             (line + 1, _("This line cannot be read as CSV (%(problem)s).") % {"problem": error})
         )
+    return candidates
 
-    _check_against_registry(candidates, result)
-    if not candidates and not result.errors:
-        result.errors.append((1, _("The file has a header line but no players.")))
-    if result.errors:
-        result.errors.sort(key=lambda item: item[0])
-        return result
+
+def _duplicate_in_file(
+    club_id: str,
+    key: tuple[str, str],
+    seen_club: dict[str, int],
+    seen_name: dict[tuple[str, str], int],
+) -> str | None:
+    """The error for a row whose club id or name and email an earlier line already has."""
+    problems = []
+    if club_id and club_id in seen_club:
+        problems.append(
+            _("club id %(club_id)s is also on line %(line)d")
+            % {"club_id": club_id, "line": seen_club[club_id]}
+        )
+    if key in seen_name:
+        problems.append(
+            _("the same name and email are also on line %(line)d") % {"line": seen_name[key]}
+        )
+    if problems:
+        return _("Duplicate: %(problems)s.") % {"problems": "; ".join(problems)}
+    return None
+
+
+def _save_players(candidates: list[tuple[int, Player]], result: ImportResult, user: Any) -> None:
+    """Save the checked players together into ``result.players``, or report that the
+    registry changed meanwhile."""
     try:
         with transaction.atomic():
             players = Player.objects.bulk_create([player for _line, player in candidates])
@@ -203,9 +234,8 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
     except IntegrityError:
         # Someone registered one of these players while the file was being checked.
         result.errors.append((1, _("Another change to the registry got in first; try again.")))
-        return result
+        return
     result.players = players
-    return result
 
 
 def _check_against_registry(candidates: list[tuple[int, Player]], result: ImportResult) -> None:

@@ -20,33 +20,47 @@ def rules_summary(ruleset: RuleSet) -> str:
 
 
 def _parts(r: RuleSet) -> list[str]:
-    parts: list[str] = []
+    return [*_match_format(r), *_knocking(r), *_bonuses(r), *_spades_and_dealing(r)]
+
+
+def _match_format(r: RuleSet) -> list[str]:
+    """Games or Hollywood, the target, and how many games the match takes."""
     if r.format == Format.HOLLYWOOD:
-        parts.append(
+        return [
             ngettext(
                 "Hollywood, %(columns)d column to %(target)d",
                 "Hollywood, %(columns)d columns to %(target)d",
                 r.hollywood_columns,
             )
             % {"columns": r.hollywood_columns, "target": r.game_target}
-        )
+        ]
+    parts = [_("Games to %(target)d") % {"target": r.game_target}]
+    if r.games_to_win == 1:
+        parts.append(pgettext("match length", "one game"))
     else:
-        parts.append(_("Games to %(target)d") % {"target": r.game_target})
-        if r.games_to_win == 1:
-            parts.append(pgettext("match length", "one game"))
-        else:
-            parts.append(_("best of %(games)d") % {"games": r.games_in_match})
+        parts.append(_("best of %(games)d") % {"games": r.games_in_match})
+    return parts
+
+
+def _knocking(r: RuleSet) -> list[str]:
+    """Oklahoma, straight gin or a knock limit other than ten (nothing for the usual)."""
     if r.oklahoma:
-        parts.append(_("Oklahoma: the first up card sets the knock limit"))
+        parts = [_("Oklahoma: the first up card sets the knock limit")]
         if r.oklahoma_ace == OklahomaAce.GIN_ONLY:
             parts.append(_("ace up: gin only"))
         else:
             parts.append(_("ace up: knock with 1"))
-    elif r.knock_limit == 0:
-        parts.append(_("straight gin (no knocking)"))
-    elif r.knock_limit != 10:
-        parts.append(_("knock with %(limit)d or less") % {"limit": r.knock_limit})
-    parts.append(_("gin %(bonus)d") % {"bonus": r.gin_bonus})
+        return parts
+    if r.knock_limit == 0:
+        return [_("straight gin (no knocking)")]
+    if r.knock_limit != 10:
+        return [_("knock with %(limit)d or less") % {"limit": r.knock_limit}]
+    return []
+
+
+def _bonuses(r: RuleSet) -> list[str]:
+    """Gin, big gin, undercut (and a tie), boxes, game and shutout."""
+    parts = [_("gin %(bonus)d") % {"bonus": r.gin_bonus}]
     if r.big_gin_bonus is None:
         parts.append(_("no big gin"))
     else:
@@ -78,6 +92,12 @@ def _parts(r: RuleSet) -> list[str]:
         Shutout.NONE: _("no shutout bonus"),
     }
     parts.append(shutout[r.shutout])
+    return parts
+
+
+def _spades_and_dealing(r: RuleSet) -> list[str]:
+    """Spades doubling, and who deals if not the players in turn."""
+    parts = []
     if r.spade_double:
         parts.append(_("spades double, boxes too") if r.spade_double_boxes else _("spades double"))
     if r.deal == Deal.WINNER:

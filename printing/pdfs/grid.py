@@ -140,16 +140,33 @@ def draw_grid(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labe
     Drawn with reportlab's ordinary API; the benchmark draws this per page as its baseline.
     """
     g = page.geometry
-    left, right = MARGIN, MARGIN + LEGEND_W + len(page.numbers) * g.group_w
-    summary = g.summary_y()
-
+    slots = len(page.numbers)
     # Fills first, lines over them.
+    _draw_fills(canvas, g, slots)
+    _draw_thin_lines(canvas, g, slots)
+    _draw_bold_lines(canvas, g, slots)
+    canvas.setFillGray(0)
+    _draw_group_headings(canvas, page, labels)
+    _draw_legend(canvas, page, rules, labels)
+    _draw_header_frame(canvas, g, labels)
+    if page.last:
+        _draw_footer_frame(canvas, g, page.hollywood, labels)
+
+
+def _draw_fills(canvas: Canvas, g: Geometry, slots: int) -> None:
+    """The grey bands: game titles, the points/total words, the game totals."""
+    left, right = MARGIN, g.group_x(slots)
     canvas.setFillGray(GREY_FILL)
     canvas.rect(left, g.top - TITLE_H, right - left, TITLE_H, stroke=0, fill=1)
     canvas.rect(left + LEGEND_W, g.rows_top, right - left - LEGEND_W, SUB_H, stroke=0, fill=1)
-    y, h = summary["game_total"]
+    y, h = g.summary_y()["game_total"]
     canvas.rect(left, y, right - left, h, stroke=0, fill=1)
 
+
+def _draw_thin_lines(canvas: Canvas, g: Geometry, slots: int) -> None:
+    """The hairlines: one under every row, and between each side's points and total."""
+    left, right = MARGIN, g.group_x(slots)
+    summary = g.summary_y()
     thin = canvas.beginPath()
     for row in range(g.rows + 1):
         y = g.rows_top - row * g.row_h
@@ -162,8 +179,7 @@ def draw_grid(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labe
     thin.lineTo(right, g.top - TITLE_H)
     thin.moveTo(MARGIN + LEGEND_W, g.rows_top + SUB_H)
     thin.lineTo(right, g.rows_top + SUB_H)
-    winner_y = summary["winner"][0] + summary["winner"][1]
-    for slot in range(len(page.numbers)):
+    for slot in range(slots):
         for sub in (1, 3):
             x = g.sub_x(slot, sub)
             thin.moveTo(x, g.rows_top + SUB_H)
@@ -172,24 +188,34 @@ def draw_grid(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labe
     canvas.setStrokeGray(GREY_LINE)
     canvas.drawPath(thin, stroke=1, fill=0)
 
+
+def _draw_bold_lines(canvas: Canvas, g: Geometry, slots: int) -> None:
+    """The rules: the frame, above the hands and the summary, around each game and
+    between its two sides."""
+    left, right = MARGIN, g.group_x(slots)
+    winner_bottom, winner_h = g.summary_y()["winner"]
+    winner_top = winner_bottom + winner_h
     bold = canvas.beginPath()
     bold.rect(left, g.bottom, right - left, g.top - g.bottom)
     bold.moveTo(left, g.rows_top)
     bold.lineTo(right, g.rows_top)
     bold.moveTo(left, g.summary_top)
     bold.lineTo(right, g.summary_top)
-    for slot in range(len(page.numbers)):
+    for slot in range(slots):
         x = g.group_x(slot)
         bold.moveTo(x, g.top)
         bold.lineTo(x, g.bottom)
         x = g.sub_x(slot, 2)
         bold.moveTo(x, g.top - TITLE_H)
-        bold.lineTo(x, winner_y)
+        bold.lineTo(x, winner_top)
     canvas.setLineWidth(RULE)
     canvas.setStrokeGray(0)
     canvas.drawPath(bold, stroke=1, fill=0)
 
-    canvas.setFillGray(0)
+
+def _draw_group_headings(canvas: Canvas, page: Page, labels: Labels) -> None:
+    """Each game's (or column's) title and its sub-column words (points, total)."""
+    g = page.geometry
     title = labels.column if page.hollywood else labels.game
     for slot, number in enumerate(page.numbers):
         x = g.group_x(slot)
@@ -202,6 +228,11 @@ def draw_grid(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labe
             canvas.setFontSize(size)
             canvas.drawCentredString(g.sub_x(slot, sub) + g.group_w / 8, g.rows_top + 3.2, text)
 
+
+def _draw_legend(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labels) -> None:
+    """The legend column: the hand numbers of this page and the summary rows' names."""
+    g = page.geometry
+    left = MARGIN
     canvas.setFont(BOLD, 7.5)
     canvas.drawString(left + 4, g.rows_top + (SUB_H + NAMES_H) / 2 - 2.7, labels.hand)
     canvas.setFont(REGULAR, 7)
@@ -218,15 +249,11 @@ def draw_grid(canvas: Canvas, page: Page, rules: Mapping[str, Any], labels: Labe
         "game_total": labels.game_total,
         "winner": labels.winner,
     }
-    for key, (y, h) in summary.items():
+    for key, (y, h) in g.summary_y().items():
         font = BOLD if key in ("game_total", "winner") else REGULAR
         text, size = fit(words[key], font, 7, LEGEND_W - 6)
         canvas.setFont(font, size)
         canvas.drawString(left + 4, y + h / 2 - 2.4, text)
-
-    _draw_header_frame(canvas, g, labels)
-    if page.last:
-        _draw_footer_frame(canvas, g, page.hollywood, labels)
 
 
 def _draw_header_frame(canvas: Canvas, g: Geometry, labels: Labels) -> None:

@@ -7,7 +7,7 @@ get their numbers from the :class:`MatchSheet` it returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -220,10 +220,11 @@ def replay(
 ) -> MatchState:
     """The state after ``hands``: what folding them through :meth:`MatchState.apply` gives.
 
-    The games format is folded here with plain counters instead of a new state, tally
-    and three pairs per hand, because every public page replays every hand of its
-    tournament (15,000 for 256 players); the result is equal, field for field, and a
-    property test holds the two to it. Hollywood columns take the general path.
+    The games format is folded by :func:`_replay_games` with plain counters instead of a
+    new state, tally and three pairs per hand, because every public page replays every
+    hand of its tournament (15,000 for 256 players); the result is equal, field for
+    field, and a property test holds the two to it. Hollywood columns take the general
+    path.
 
     ``scores``, if given, holds what hands score under these same ``rules`` and is
     filled in as hands are scored (a refused hand is not kept): replaying many matches
@@ -234,30 +235,54 @@ def replay(
         for hand in hands:
             state = state.apply(hand)
         return state
+    return _replay_games(rules, hands, first_dealer, scores)
+
+
+def _replay_games(
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None,
+    scores: dict[HandInput, HandScore] | None,
+) -> MatchState:
+    """:func:`replay` in the games format: game after game until one side has won enough."""
+    remaining = iter(hands)
+    games: list[GameTally] = []
+    scored: list[ScoredHand] = []
+    won = {Side.A: 0, Side.B: 0}
+    dealer = first_dealer
+    while True:
+        game, dealer = _play_game(rules, len(games) + 1, remaining, scored, dealer, scores)
+        games.append(game)
+        if game.winner is None:  # the hands ran out before the game closed
+            return MatchState(rules, first_dealer, tuple(games), tuple(scored), dealer, False)
+        won[game.winner] += 1
+        if won[game.winner] >= rules.games_to_win:
+            break
+    if next(remaining, None) is not None:
+        raise ScoringError(
+            _("the match is already complete; no more hands can be entered")
+        ).at_hand(len(scored) + 1)
+    return MatchState(rules, first_dealer, tuple(games), tuple(scored), dealer, True)
+
+
+def _play_game(
+    rules: RuleSet,
+    game: int,
+    hands: Iterator[HandInput],
+    scored: list[ScoredHand],
+    dealer: Side | None,
+    scores: dict[HandInput, HandScore] | None,
+) -> tuple[GameTally, Side | None]:
+    """Game number ``game``: takes hands (appended to ``scored``) until it closes or they
+    run out; returns its tally and who deals next."""
     target = rules.game_target
     deal = rules.deal
-    closed: list[GameTally] = []
-    won = {Side.A: 0, Side.B: 0}
-    scored: list[ScoredHand] = []
-    game = 1
+    number = len(scored)
     in_game: list[int] = []
     points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
-    dealer = first_dealer
-    complete = False
-    number = 0
-
-    def tally(winner: Side | None = None, closed_by: int | None = None) -> GameTally:
-        """The current game from the counters."""
-        points, won_hands = Pair(points_a, points_b), Pair(hands_a, hands_b)
-        boxes = Pair(boxes_a, boxes_b)
-        return GameTally(game, tuple(in_game), points, won_hands, boxes, winner, closed_by)
-
+    winner: Side | None = None
     for hand in hands:
         number += 1
-        if complete:
-            raise ScoringError(
-                _("the match is already complete; no more hands can be entered")
-            ).at_hand(number)
         score = scores.get(hand) if scores is not None else None
         if score is None:
             try:
@@ -282,19 +307,13 @@ def replay(
             hands_b += 1
             boxes_b += score.boxes
             reached = points_b >= target
-        if not reached:
-            continue
-        closed.append(tally(side, number))
-        won[side] += 1
-        if won[side] >= rules.games_to_win:
-            complete = True
-        else:
-            game += 1
-            in_game = []
-            points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
-    if not complete:
-        closed.append(tally())
-    return MatchState(rules, first_dealer, tuple(closed), tuple(scored), dealer, complete)
+        if reached:
+            winner = side
+            break
+    points, won_hands = Pair(points_a, points_b), Pair(hands_a, hands_b)
+    boxes = Pair(boxes_a, boxes_b)
+    closed_by = number if winner is not None else None
+    return GameTally(game, tuple(in_game), points, won_hands, boxes, winner, closed_by), dealer
 
 
 def score_match(
