@@ -26,9 +26,9 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Tournament
 from tournaments.rules_text import rules_summary
 
-from . import standings as standings_module
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from .data import PublicData, format_line, load, published
+from .stats import seed_key
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
@@ -70,7 +70,7 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "live": tournament.status == Tournament.Status.RUNNING,
     }
     if data.round_robin:
-        players = sorted((row.stats for row in data.standings.rows), key=standings_module.seed_key)
+        players = sorted((row.stats for row in data.standings.rows), key=seed_key)
         context["cross_table"] = cross_table(data.matches, players)
     else:
         context["sections"] = bracket_sections(data.matches, double=data.double)
