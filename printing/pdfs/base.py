@@ -1,8 +1,10 @@
 """What every PDF of the project shares: page sizes, the one stylesheet, fast text, QR codes.
 
-Only reportlab's built-in Helvetica family is used (WinAnsi encoding: Spanish accents,
-``·``, ``–``, ``×``); text is always real, extractable text, black on white, with light
-grey fills at most.
+Text is set in reportlab's built-in Helvetica family wherever its WinAnsi encoding has the
+characters (Spanish accents, ``·``, ``–``, ``×``), and in the TrueType fonts the project
+ships for everything else (:mod:`.fonts`: Polish, Vietnamese, Greek, Cyrillic, Hebrew,
+Arabic, Chinese, Japanese, Korean …). Text is always real, extractable text, black on
+white, with light grey fills at most.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
-REGULAR: Final = "Helvetica"
-BOLD: Final = "Helvetica-Bold"
-ITALIC: Final = "Helvetica-Oblique"
+from . import fonts
+from .fonts import BOLD as BOLD
+from .fonts import ITALIC as ITALIC
+from .fonts import REGULAR, SLANT, STROKE
 
 LEFT: Final = 0
 CENTRE: Final = 1
@@ -53,7 +56,9 @@ def new_canvas(buffer: object, *, title: str, size: tuple[float, float]) -> Canv
 
 @functools.lru_cache(maxsize=8192)
 def width(text: str, font: str, size: float) -> float:
-    return pdfmetrics.stringWidth(text, font, size)
+    if _literal(text, font) is not None:
+        return pdfmetrics.stringWidth(text, font, size)
+    return fonts.layout(text, font).width * size
 
 
 def fit(
@@ -87,18 +92,21 @@ class Ink:
     reportlab's ``drawString`` builds a text object, formats every number and escapes every
     character in Python for each string: on a filled scoresheet (120-odd strings) that was
     most of the page's cost. Here a page's strings share one text object (``Tf``, ``Td``,
-    ``Tj``, the operators reportlab itself writes for a built-in font) and encoded strings
-    and widths are cached. A string reportlab would split across fonts (a character outside
-    WinAnsi) goes through ``drawString``, so it looks exactly as reportlab draws it.
+    ``Tj``, the operators reportlab itself writes) and encoded strings and widths are
+    cached. A string Helvetica cannot print is written in the runs :func:`fonts.layout`
+    gives it, each in its TrueType font's subsets as reportlab encodes them; a run in a
+    font without the bold or italic asked for is stroked (``2 Tr``) or sheared (``Tm``).
     """
 
-    __slots__ = ("_at", "_canvas", "_ops", "_state")
+    __slots__ = ("_at", "_canvas", "_graphics", "_ops", "_skewed", "_state")
 
     def __init__(self, canvas: Canvas) -> None:
         self._canvas = canvas
         self._ops: list[str] = []
         self._state: tuple[str, float] | None = None
         self._at = (0, 0)  # origin of the current text line, in tenths of a point
+        self._skewed = False  # the text line matrix is sheared (a slanted run)
+        self._graphics = False  # line width or stroke colour set: wrap the text in q … Q
 
     def text(
         self,
@@ -116,17 +124,61 @@ class Ink:
             x -= shift if align == RIGHT else shift / 2
         literal = _literal(text, font)
         if literal is None:
-            self._canvas.setFont(font, size)
-            self._canvas.drawString(x, y, text)
+            self._runs(x, y, fonts.layout(text, font), size)
             return
         if self._state != (font, size):
             self._ops.append(f"{_font_name(self._canvas, font)} {num(size)} Tf")
             self._state = (font, size)
         # Relative moves (Td) in whole tenths of a point keep the page stream short.
         tx, ty = round(x * 10), round(y * 10)
-        dx, dy = tx - self._at[0], ty - self._at[1]
+        if self._skewed:
+            self._ops.append(f"1 0 0 1 {tx / 10:g} {ty / 10:g} Tm ({literal}) Tj")
+            self._skewed = False
+        else:
+            dx, dy = tx - self._at[0], ty - self._at[1]
+            self._ops.append(f"{dx / 10:g} {dy / 10:g} Td ({literal}) Tj")
         self._at = (tx, ty)
-        self._ops.append(f"{dx / 10:g} {dy / 10:g} Td ({literal}) Tj")
+
+    def _runs(self, x: float, y: float, layout: fonts.Layout, size: float) -> None:
+        ops = self._ops
+        advance = 0.0
+        placed = False
+        for run in layout.runs:
+            slanted = run.effect == SLANT
+            if not placed or slanted != self._skewed:
+                self._move(x + advance, y, slanted)
+                placed = True
+            if run.effect == STROKE:
+                ops.append(f"2 Tr 0 G {num(size * STROKE_WIDTH)} w")
+                self._graphics = True
+            font = pdfmetrics.getFont(run.font)
+            if not font._dynamicFont:  # Helvetica: the text became WinAnsi once normalised
+                self._font(run.font, _font_name(self._canvas, run.font), size)
+                ops.append(f"({_literal(run.text, run.font)}) Tj")
+            else:
+                doc = self._canvas._doc
+                for subset, chunk in font.splitString(run.text, doc):
+                    self._font(font.getSubsetInternalName(subset, doc), None, size)
+                    ops.append(f"({''.join([_BYTE_ESCAPES[c] for c in chunk])}) Tj")
+            if run.effect == STROKE:
+                ops.append("0 Tr")
+            advance += pdfmetrics.stringWidth(run.text, run.font, size)
+
+    def _font(self, key: str, name: str | None, size: float) -> None:
+        if self._state != (key, size):
+            self._ops.append(f"{name or key} {num(size)} Tf")
+            self._state = (key, size)
+
+    def _move(self, x: float, y: float, slanted: bool) -> None:
+        tx, ty = round(x * 10), round(y * 10)
+        if slanted or self._skewed:
+            shear = SHEAR if slanted else 0
+            self._ops.append(f"1 0 {shear:g} 1 {tx / 10:g} {ty / 10:g} Tm")
+            self._skewed = slanted
+        else:
+            dx, dy = tx - self._at[0], ty - self._at[1]
+            self._ops.append(f"{dx / 10:g} {dy / 10:g} Td")
+        self._at = (tx, ty)
 
     def fitted(
         self,
@@ -144,10 +196,19 @@ class Ink:
 
     def flush(self) -> None:
         if self._ops:
-            self._canvas.addLiteral("BT 0 g " + "\n".join(self._ops) + " ET")
+            text = "BT 0 g " + "\n".join(self._ops) + " ET"
+            self._canvas.addLiteral(f"q {text} Q" if self._graphics else text)
         self._ops = []
         self._state = None
         self._at = (0, 0)
+        self._skewed = False
+        self._graphics = False
+
+
+SHEAR: Final = 0.2126
+"""tan 12°: the slant of Helvetica-Oblique, given to fallback text printed in italics."""
+STROKE_WIDTH: Final = 0.03
+"""Outline stroke, as a share of the font size, that makes a font without a bold look bold."""
 
 
 def _font_name(canvas: Canvas, font: str) -> str:
@@ -157,10 +218,12 @@ def _font_name(canvas: Canvas, font: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _literal(text: str, font: str) -> str | None:
+    """``text`` as a PDF string in ``font``'s WinAnsi encoding, or None when it has a
+    character Helvetica cannot print."""
     if text.isascii() and text.isprintable():
         return text.translate(_ASCII_ESCAPES)
     face = pdfmetrics.getFont(font)
-    parts = pdfmetrics.unicode2T1(text, [face, *face.substitutionFonts])
+    parts = pdfmetrics.unicode2T1(text, [face])
     if len(parts) != 1 or parts[0][0] is not face:
         return None
     return "".join(_BYTE_ESCAPES[c] for c in parts[0][1])
@@ -221,7 +284,9 @@ def draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float, *, quiet:
 
 
 def clear_caches() -> None:
-    """Forget cached QR paths and encoded strings (the benchmark starts every run cold)."""
+    """Forget cached QR paths, encoded and laid-out strings (the benchmark starts every run
+    cold); fonts once loaded stay loaded."""
     qr_path.cache_clear()
     _literal.cache_clear()
     width.cache_clear()
+    fonts.clear_cache()
