@@ -41,6 +41,7 @@ from .pdfs import (
     SheetHeader,
     StandingsRow,
     StandingsSheet,
+    isolate,
 )
 
 TableLink = Callable[[Match], str]
@@ -246,7 +247,7 @@ def round_document(
 def _subtitle(tournament: Tournament, *extra: str) -> str:
     parts = [
         formats.date_format(tournament.date, "DATE_FORMAT"),
-        tournament.venue,
+        isolate(tournament.venue),
         format_line(tournament),
         *extra,
     ]
@@ -318,7 +319,7 @@ def bracket_document(tournament: Tournament) -> tuple[BracketSheet, Labels] | No
                 for section in bracket_sections(data.matches, double=data.double)
             )
         champion = data.standings.champion
-        extra = _("Champion: %(name)s") % {"name": champion.name} if champion else ""
+        extra = _("Champion: %(name)s") % {"name": isolate(champion.name)} if champion else ""
         sheet = BracketSheet(
             tournament=tournament.name,
             sections=sections,
@@ -360,7 +361,9 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         rows = tuple(
             StandingsRow(
                 row.place_label or "–",
-                f"{row.stats.name} ({row.stats.seed})" if row.stats.seed else row.stats.name,
+                f"{isolate(row.stats.name)} ({row.stats.seed})"
+                if row.stats.seed
+                else row.stats.name,
                 tuple(value(row) for _heading, value in columns),
             )
             for row in standings.rows
@@ -379,7 +382,7 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
             )
         )
         champion = standings.champion
-        extra = _("Champion: %(name)s") % {"name": champion.name} if champion else ""
+        extra = _("Champion: %(name)s") % {"name": isolate(champion.name)} if champion else ""
         sheet = StandingsSheet(
             tournament=tournament.name,
             title=_("Standings"),

@@ -32,6 +32,7 @@ from .base import (
     new_canvas,
     page_size,
 )
+from .fonts import isolate
 from .labels import Labels
 
 
@@ -362,7 +363,7 @@ def _cross_table(
         canvas.drawPath(grid, stroke=1, fill=0)
         for i, name in enumerate(players):
             y = y0 - (i + 2) * cell_h + cell_h / 2 - 2.8
-            ink.fitted(x + 4, y, f"{i + 1}. {name}", name_w - 8, REGULAR, 8, smallest=5)
+            ink.fitted(x + 4, y, f"{i + 1}. {isolate(name)}", name_w - 8, REGULAR, 8, smallest=5)
             ink.text(
                 x + name_w + (i + 0.5) * cell, y0 - cell_h / 2 - 2.8, str(i + 1), BOLD, 8, CENTRE
             )

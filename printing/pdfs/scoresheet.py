@@ -41,6 +41,7 @@ from .base import (
     page_size,
     width,
 )
+from .fonts import isolate
 from .grid import (
     FOOTER_H,
     GAP,
@@ -216,7 +217,8 @@ def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> Non
         context += " · " + labels.page.format(page=page.index + 1, pages=page.count)
     ink.fitted(MARGIN, top - 29, context, room, REGULAR, 10)
     versus = f"  {labels.versus}  "
-    ink.fitted(MARGIN, top - 48, f"{header.player_a}{versus}{header.player_b}", room, BOLD, 13)
+    players = f"{isolate(header.player_a)}{versus}{isolate(header.player_b)}"
+    ink.fitted(MARGIN, top - 48, players, room, BOLD, 13)
     ink.fitted(MARGIN, top - 63, header.rules_summary, room, REGULAR, 8, smallest=5)
     if header.table is not None:
         x = g.width - MARGIN - QR_SIZE - GAP - TABLE_W / 2
@@ -375,7 +377,7 @@ def _draw_summary(
     centre = g.group_x(slot) + half
     if complete and game["winner"]:
         margin = game.get("margin")
-        text = names[game["winner"]] + (f"  ({margin:+d})" if margin is not None else "")
+        text = isolate(names[game["winner"]]) + (f"  ({margin:+d})" if margin is not None else "")
         ink.fitted(centre, y + h / 2 - 3, text, g.group_w - 6, BOLD, 8, CENTRE, smallest=5)
     elif not complete:
         ink.text(centre, y + h / 2 - 3, labels.in_progress, ITALIC, 7, CENTRE)
@@ -394,7 +396,8 @@ def _draw_footer(ink: Ink, page: Page, item: Scoresheet, labels: Labels) -> None
 
     half = (g.width - 2 * MARGIN - 40) / 2
     for x, name in ((MARGIN, header.player_a), (MARGIN + half + 40, header.player_b)):
-        ink.fitted(x, MARGIN + 3, f"{labels.signature} · {name}", half, REGULAR, 7, smallest=5)
+        signature = f"{labels.signature} · {isolate(name)}"
+        ink.fitted(x, MARGIN + 3, signature, half, REGULAR, 7, smallest=5)
 
     if item.sheet is None:
         return
