@@ -274,7 +274,9 @@ def _invisible(char: str, category: str) -> bool:
     return 0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0100 <= code <= 0xE01EF
 
 
-_RESHAPER: Final = arabic_reshaper.ArabicReshaper()
+# Without the word ligature for الله (its marks stand taller than any name box), as every
+# other word: letters joined, lam-alef ligatures only.
+_RESHAPER: Final = arabic_reshaper.ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": False})
 _NSM: Final = re.compile(r"([\u0591-\u05c7]+)(.)", re.DOTALL)
 
 
