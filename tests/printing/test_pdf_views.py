@@ -25,6 +25,7 @@ from scoring.engine import Side
 from scoring.services import HandData, confirm_result, sheet_for
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
+from tests.printing.test_pdf_scripts import SCRIPTS, shows, truetype
 from tests.public.test_standings import full_match, play_out
 from tests.scoring.helpers import gin, knock, play, ready_match, win_games
 from tournaments import rules_text
@@ -498,6 +499,37 @@ def test_bracket_and_standings_pdf_queries_do_not_grow_with_the_field(client):
                 pdf_of(client.get(reverse(name, kwargs={"slug": tournament.slug})))
             counts.append(len(queries))
         assert counts[0] == counts[1], (name, counts)
+
+
+# -- names in any script ---------------------------------------------------------------------
+
+
+def test_players_registered_in_any_script_print_on_all_five_pdfs(client):
+    """Eight players, eight scripts (Arabic and Hebrew right to left): every PDF the site
+    serves prints their names, in the shipped fonts (test_pdf_scripts checks each one)."""
+    scripts = ["polish", "vietnamese", "greek", "cyrillic", "chinese", "japanese"]
+    scripts += ["arabic", "hebrew"]
+    tournament = make_bracket(players=8, status="running")
+    for entry, script in zip(tournament.entries.order_by("seed"), scripts, strict=True):
+        entry.player.name = SCRIPTS[script][0]
+        entry.player.save()
+    match = Match.objects.filter(tournament=tournament, round=1).order_by("position").first()
+    client.force_login(tournament.owner)
+    slug = {"slug": tournament.slug}
+
+    blank = pdf_of(client.get(sheet_url(match)))
+    play(match, STANDARD_HANDS)
+    filled = pdf_of(client.get(sheet_url(match)))
+    pack = pdf_of(client.get(pack_url(tournament, 1)))
+    bracket = pdf_of(client.get(reverse("printing:bracket-pdf", kwargs=slug)))
+    standings = pdf_of(client.get(reverse("printing:standings-pdf", kwargs=slug)))
+
+    sides = {entry.player.name for entry in (match.side_a, match.side_b)}
+    for script in scripts:
+        name = SCRIPTS[script][0]
+        for pdf in (pack, bracket, standings, *([blank, filled] if name in sides else [])):
+            assert shows(pdf, name, script), (script, name)
+    assert {"DejaVuSans", "DroidSansFallback", "NotoSansArabic-Regular"} <= truetype(standings)
 
 
 # -- links -----------------------------------------------------------------------------------
