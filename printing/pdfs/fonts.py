@@ -277,7 +277,6 @@ def _invisible(char: str, category: str) -> bool:
 # Without the word ligature for الله (its marks stand taller than any name box), as every
 # other word: letters joined, lam-alef ligatures only.
 _RESHAPER: Final = arabic_reshaper.ArabicReshaper(configuration={"ARABIC LIGATURE ALLAH": False})
-_NSM: Final = re.compile(r"([\u0591-\u05c7]+)(.)", re.DOTALL)
 
 
 def _visual(text: str) -> str:
@@ -285,10 +284,9 @@ def _visual(text: str) -> str:
     right-to-left text reversed, brackets inside them mirrored."""
     if _ARABIC_SCRIPT.search(text):
         text = _RESHAPER.reshape(text)
-    visual = get_display(text)
-    # Reversed Hebrew points come before their letter; a font without mark positioning
-    # draws a point over the glyph before it, so they go back after their letter.
-    return _NSM.sub(r"\2\1", visual)
+    # A Hebrew point, reversed with its letter, comes just before it: where DejaVu Sans
+    # (no mark positioning here) draws it over that letter.
+    return get_display(text)
 
 
 def clear_cache() -> None:

@@ -131,14 +131,19 @@ def seen(pdf: bytes) -> str:
     return " ".join(" ".join(p.extract_text(extraction_mode="layout").split()) for p in pages)
 
 
+MIRRORED = str.maketrans("()[]", ")(][")
+
+
 def read_right_to_left(text: str) -> str:
-    """``text`` read from its right end, with Arabic's joined letter forms (and the
-    ligature الله) as the letters they are."""
-    return unicodedata.normalize("NFKC", text[::-1])
+    """``text`` read from its right end, as a reader of Arabic or Hebrew does: Arabic's
+    joined letter forms as the letters they are, a bracket as the one it looks like from
+    that side."""
+    return unicodedata.normalize("NFKC", text[::-1]).translate(MIRRORED)
 
 
 def shows(pdf: bytes, name: str, script: str) -> bool:
     text = seen(pdf)
+    name = unicodedata.normalize("NFKC", name)
     return name in (read_right_to_left(text) if script in RIGHT_TO_LEFT else text)
 
 
@@ -237,6 +242,16 @@ def test_accents_typed_as_combining_marks_print_as_the_accented_letters():
 
     assert shows(pdf, "José Muñoz", "spanish") and shows(pdf, "Nguyễn Văn Đức", "vietnamese")
     assert dict(drawn(pdf))["José Muñoz"] == "Helvetica"
+
+
+def test_hebrew_points_persian_letters_and_brackets_in_right_to_left_names():
+    pointed, persian = "שָׁלוֹם בֶּן־דָּוִד", "نسرین (سارا) احمدی"
+
+    pdf = standings(pointed, persian)
+
+    assert shows(pdf, pointed, "hebrew")  # each point just left of its letter, as drawn
+    assert shows(pdf, persian, "arabic")
+    assert "(\ufe8d\ufead\ufe8e\ufeb3)" in seen(pdf)  # سارا between its brackets
 
 
 def test_emoji_print_when_a_font_has_them_and_a_replacement_otherwise():
