@@ -133,11 +133,14 @@ def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = Fal
 
 
 def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchAccess:
-    key = f"table-link-failures:{_client(request)}"
-    if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
-        raise TokenRateLimited
+    # The link is looked up first: a real one opens whatever its address guessed before
+    # (behind a proxy or a shared Wi-Fi, someone else's guesses count against it too).
+    # Only wrong links are counted and, past the limit, turned away.
     match = _find("token", token, lock=lock) if 20 <= len(token) <= 64 else None
     if match is None:
+        key = f"table-link-failures:{_client(request)}"
+        if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
+            raise TokenRateLimited
         cache.add(key, 0, TOKEN_FAILURE_WINDOW)
         try:
             cache.incr(key)
