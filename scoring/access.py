@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
@@ -21,7 +20,10 @@ from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 
-# Failed table-link look-ups per client address before it is turned away for a while.
+from . import limiter
+
+# Wrong table links per client address before its wrong links are turned away (429), for
+# TOKEN_FAILURE_WINDOW seconds from its first; a real link always opens.
 TOKEN_FAILURE_LIMIT = 20
 TOKEN_FAILURE_WINDOW = 15 * 60
 
@@ -138,14 +140,13 @@ def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchA
     # Only wrong links are counted and, past the limit, turned away.
     match = _find("token", token, lock=lock) if 20 <= len(token) <= 64 else None
     if match is None:
-        key = f"table-link-failures:{_client(request)}"
-        if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
+        address = _client(request)
+        # Reading first spares the counter's lock once an address is over the limit.
+        if (
+            limiter.failures(address) >= TOKEN_FAILURE_LIMIT
+            or limiter.add_failure(address, window=TOKEN_FAILURE_WINDOW) > TOKEN_FAILURE_LIMIT
+        ):
             raise TokenRateLimited
-        cache.add(key, 0, TOKEN_FAILURE_WINDOW)
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, TOKEN_FAILURE_WINDOW)
         raise Http404(_("This table link is not valid."))
     use_tournament_language(request, match.tournament.language)
     if match.token_revoked:

@@ -11,8 +11,10 @@ takes seconds, well inside the limiter's 15-minute window, so "got through" is w
 address gets through in 15 minutes: the limit (20) if every worker sees the same count
 and counts atomically, more if each keeps its own or concurrent guesses lose updates.
 
-``--forwarded-for`` sends that X-Forwarded-For header with every guess (what a TLS proxy
-adds); ``--trusted-proxies`` sets ``DJANGO_TRUSTED_PROXIES`` for the server.
+``--redis`` starts a throwaway Redis on loopback for the shared cache (``REDIS_URL``)
+instead of the file cache in the data folder. ``--forwarded-for`` sends that
+X-Forwarded-For header with every guess (what a TLS proxy adds); ``--trusted-proxies``
+sets ``DJANGO_TRUSTED_PROXIES`` for the server.
 
 Prints one line and, with ``--out``, writes the figures as JSON.
 """
@@ -32,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .servers import ROOT, gunicorn
+from .servers import ROOT, gunicorn, redis
 
 
 def prepare() -> None:
@@ -111,11 +113,14 @@ def measure(
     threads: int = 1,
     forwarded_for: str | None = None,
     trusted_proxies: str | None = None,
+    redis_url: str | None = None,
 ) -> dict[str, Any]:
     headers = {"X-Forwarded-For": forwarded_for} if forwarded_for else {}
     with tempfile.TemporaryDirectory(prefix="ginclub-limiter-") as folder:
         scratch = Path(folder)
         extra = {"DJANGO_TRUSTED_PROXIES": trusted_proxies} if trusted_proxies else {}
+        if redis_url:
+            extra["REDIS_URL"] = redis_url
         env = scratch_environment(scratch, **extra)
         prepared = prepare_scratch(env)
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -149,19 +154,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="guessing threads at once")
     parser.add_argument("--forwarded-for", help="X-Forwarded-For header sent with each guess")
     parser.add_argument("--trusted-proxies", help="the server's DJANGO_TRUSTED_PROXIES")
+    parser.add_argument("--redis", action="store_true", help="share a throwaway Redis")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
     parser.add_argument("--prepare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.prepare:
         prepare()
         return 0
-    result = measure(
-        args.workers,
-        args.guesses,
-        threads=args.threads,
-        forwarded_for=args.forwarded_for,
-        trusted_proxies=args.trusted_proxies,
-    )
+    options = {
+        "threads": args.threads,
+        "forwarded_for": args.forwarded_for,
+        "trusted_proxies": args.trusted_proxies,
+    }
+    if args.redis:
+        with redis() as url:
+            result = measure(args.workers, args.guesses, redis_url=url, **options)
+    else:
+        result = measure(args.workers, args.guesses, **options)
     print(
         f"{result['workers']} workers · {result['threads']} guessing thread(s) · "
         f"{result['cache']} · {result['guesses']} wrong guesses:"
