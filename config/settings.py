@@ -17,6 +17,7 @@ Data (the SQLite database, the secret key, the shared cache) lives in ``GINCLUB_
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import tempfile
@@ -234,6 +235,25 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
+
+
+def trusted_proxies(name: str) -> list[str]:
+    """The proxies (addresses or networks) whose X-Forwarded-For names the client, for the
+    limiters (see tournaments/clients.py). None by default: REMOTE_ADDR only."""
+    items = env_list(name)
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an IP address or network (such as 127.0.0.1 or "
+                "10.0.0.0/8)."
+            ) from None
+    return items
+
+
+# A club server behind a TLS proxy on the same machine: DJANGO_TRUSTED_PROXIES=127.0.0.1.
+TRUSTED_PROXIES = trusted_proxies("DJANGO_TRUSTED_PROXIES")
 
 # Production hardening behind TLS; all of it is what `manage.py check --deploy` asks for.
 # The venue server speaks plain HTTP on the LAN, so it keeps only what works without TLS.

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.clients import client_address
 from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
@@ -70,10 +71,6 @@ class MatchAccess:
             f"scoring:{name}",
             kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs},
         )
-
-
-def _client(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
 
 
 # Bracket plumbing and timestamps that entering a hand neither reads nor shows.
@@ -140,7 +137,7 @@ def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchA
     # Only wrong links are counted and, past the limit, turned away.
     match = _find("token", token, lock=lock) if 20 <= len(token) <= 64 else None
     if match is None:
-        address = _client(request)
+        address = client_address(request)
         # Reading first spares the counter's lock once an address is over the limit.
         if (
             limiter.failures(address) >= TOKEN_FAILURE_LIMIT

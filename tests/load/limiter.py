@@ -5,11 +5,13 @@ scratch folder it migrates a SQLite database and makes one match with a real tab
 (in a child process), starts gunicorn on 127.0.0.1 with ``--workers`` × 1 thread and its
 data folder (so its cache) there, then sends ``--guesses`` wrong table links
 (``GET /table/<random token>/``) from 127.0.0.1, one after another or from ``--threads``
-threads at once, and finally opens the real link from the same address. A 404 means the
-guess was looked up (it got through), a 429 that the limiter turned it away. The whole run
-takes seconds, well inside the limiter's 15-minute window, so "got through" is what one
-address gets through in 15 minutes: the limit (20) if every worker sees the same count
-and counts atomically, more if each keeps its own or concurrent guesses lose updates.
+threads at once. Then it opens the real link from the same address, and sends one more
+wrong link as another phone behind a proxy would (X-Forwarded-For: 198.51.100.77). A 404
+means the guess was looked up (it got through), a 429 that the limiter turned it away.
+The whole run takes seconds, well inside the limiter's 15-minute window, so "got through"
+is what one address gets through in 15 minutes: the limit (20) if every worker sees the
+same count and counts atomically, more if each keeps its own or concurrent guesses lose
+updates.
 
 ``--redis`` starts a throwaway Redis on loopback for the shared cache (``REDIS_URL``)
 instead of the file cache in the data folder. ``--forwarded-for`` sends that
@@ -35,6 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from .servers import ROOT, gunicorn, redis
+
+# Behind a proxy, another phone's address (its proxy writes it into X-Forwarded-For).
+ANOTHER_PHONE = "198.51.100.77"
 
 
 def prepare() -> None:
@@ -134,6 +139,7 @@ def measure(
                         pool.map(lambda _: guess(opener, base, headers), range(guesses))
                     )
             real_link = status(opener, f"{base}/table/{prepared['token']}/", headers)
+            another = guess(opener, base, {"X-Forwarded-For": ANOTHER_PHONE})
     other = sorted(set(statuses) - {404, 429})
     return {
         "workers": workers,
@@ -143,6 +149,7 @@ def measure(
         "turned_away": statuses.count(429),
         **({"other_statuses": other} if other else {}),
         "real_link": real_link,
+        "another_phone": another,
         "cache": prepared["cache"],
     }
 
@@ -177,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {result['got_through']} got through (404), {result['turned_away']} turned away (429)"
         + (f", other statuses {result['other_statuses']}" if "other_statuses" in result else "")
         + f"; then the real link answered {result['real_link']}"
+        + f", another phone's wrong link {result['another_phone']}"
     )
     if args.out:
         args.out.write_text(json.dumps(result, indent=2) + "\n")

@@ -135,3 +135,26 @@ def test_redis_counts_every_concurrent_failure_within_one_window(settings, redis
     assert server.ttl(key) == -1
     assert limiter.add_failure("192.0.2.1", window=900) == 1
     assert 890 < server.ttl(key) <= 900
+
+
+# -- which address: behind the club server's proxy, and at the venue ------------------------
+
+
+def test_behind_a_trusted_proxy_each_phone_has_its_own_count(client, settings):
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    match = ready_match()
+    use_up_the_limit(client, HTTP_X_FORWARDED_FOR="203.0.113.5")
+    assert client.get(wrong_link(), HTTP_X_FORWARDED_FOR="203.0.113.6").status_code == 404
+    # Writing another address into the header does not reset one's own count.
+    spoofed = "198.51.100.1, 203.0.113.5"
+    assert client.get(wrong_link(), HTTP_X_FORWARDED_FOR=spoofed).status_code == 429
+    assert client.get(table_url(match), HTTP_X_FORWARDED_FOR="203.0.113.5").status_code == 200
+
+
+def test_without_trusted_proxies_the_header_changes_nothing(client, settings):
+    settings.TRUSTED_PROXIES = []
+    statuses = [
+        client.get(wrong_link(), HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code
+        for n in range(access.TOKEN_FAILURE_LIMIT + 1)
+    ]
+    assert statuses == [404] * access.TOKEN_FAILURE_LIMIT + [429]
