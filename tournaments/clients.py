@@ -1,4 +1,6 @@
-"""The address a request came from, as the limiters count it (wrong table links, log-ins).
+"""The address a request came from, as the limiters count it: wrong table links
+(:func:`client_address`) and log-ins (:func:`client_ip`, django-axes'
+``AXES_CLIENT_IP_CALLABLE``).
 
 Without ``TRUSTED_PROXIES`` (``DJANGO_TRUSTED_PROXIES``), the address is ``REMOTE_ADDR``
 and X-Forwarded-For is ignored: anyone can write that header. The venue server serves the
@@ -43,11 +45,11 @@ def _trusted(address: str, networks: tuple[Network, ...]) -> bool:
     return any(ip in network for network in networks)
 
 
-def client_address(request: HttpRequest) -> str:
-    """The client's address (see the module's docstring); ``"unknown"`` if there is none."""
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address (see the module's docstring), or None if there is none."""
     remote = _address(request.META.get("REMOTE_ADDR", "") or "")
     if remote is None:
-        return "unknown"
+        return None
     networks = _networks(tuple(settings.TRUSTED_PROXIES))
     if not networks or not _trusted(remote, networks):
         return remote
@@ -60,3 +62,8 @@ def client_address(request: HttpRequest) -> str:
         if not _trusted(seen, networks):
             break
     return address
+
+
+def client_address(request: HttpRequest) -> str:
+    """:func:`client_ip`, or ``"unknown"`` where there is none (all such share one count)."""
+    return client_ip(request) or "unknown"
