@@ -44,13 +44,14 @@ pytest: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 
 ## test-deps: Debian's Chromium (Playwright drives it; never a downloaded browser),
-## poppler-utils (PDF pages to PNG) and zbar-tools (decodes the printed QR codes)
+## poppler-utils (PDF pages to PNG), zbar-tools (decodes the printed QR codes) and
+## redis-server (the guess limiter's tests start a throwaway one on loopback)
 test-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 \
-		&& command -v zbarimg >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium, poppler-utils and zbar-tools for the tests"; \
+		&& command -v zbarimg >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium, poppler-utils, zbar-tools and redis-server for the tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq chromium poppler-utils zbar-tools >/dev/null; }
+		apt-get install -y -qq chromium poppler-utils zbar-tools redis-server >/dev/null; }
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
 bench: $(DEV_STAMP)

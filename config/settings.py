@@ -17,9 +17,11 @@ Data (the SQLite database, the secret key, the shared cache) lives in ``GINCLUB_
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -99,6 +101,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "tournaments",
     "scoring",
     "public",
@@ -119,6 +122,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.TournamentLanguageMiddleware",
+    # Last, as django-axes asks: turns a paused log-in into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -193,6 +198,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Log-in limits (django-axes), on the site's log-in page and the admin's: after
+# AXES_FAILURE_LIMIT wrong passwords for one username from one device (its address, read
+# as the table-link limiter reads it), that pair is paused for AXES_COOLOFF_TIME, without
+# the password being checked (429, registration/locked_out.html). The same username from
+# another device, and other usernames, are not: a player cannot lock the director out.
+# Attempts are rows in the database every worker shares (admin: "Access attempts").
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A paused pair's further attempts are not written: each would append its request to the
+# attempt's row (a flood would grow it without end), and the pause ends 15 minutes after
+# the failure that started it, as the page says.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_CLIENT_IP_CALLABLE = "tournaments.clients.client_ip"
+AXES_LOCKOUT_CALLABLE = "tournaments.views.accounts.locked_out"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:dashboard"
 LOGOUT_REDIRECT_URL = "home"
@@ -234,6 +260,25 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
+
+
+def trusted_proxies(name: str) -> list[str]:
+    """The proxies (addresses or networks) whose X-Forwarded-For names the client, for the
+    limiters (see tournaments/clients.py). None by default: REMOTE_ADDR only."""
+    items = env_list(name)
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an IP address or network (such as 127.0.0.1 or "
+                "10.0.0.0/8)."
+            ) from None
+    return items
+
+
+# A club server behind a TLS proxy on the same machine: DJANGO_TRUSTED_PROXIES=127.0.0.1.
+TRUSTED_PROXIES = trusted_proxies("DJANGO_TRUSTED_PROXIES")
 
 # Production hardening behind TLS; all of it is what `manage.py check --deploy` asks for.
 # The venue server speaks plain HTTP on the LAN, so it keeps only what works without TLS.

@@ -10,18 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.clients import client_address
 from tournaments.middleware import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 
-# Failed table-link look-ups per client address before it is turned away for a while.
+from . import limiter
+
+# Wrong table links per client address before its wrong links are turned away (429), for
+# TOKEN_FAILURE_WINDOW seconds from its first; a real link always opens.
 TOKEN_FAILURE_LIMIT = 20
 TOKEN_FAILURE_WINDOW = 15 * 60
 
@@ -68,10 +71,6 @@ class MatchAccess:
             f"scoring:{name}",
             kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs},
         )
-
-
-def _client(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
 
 
 # Bracket plumbing and timestamps that entering a hand neither reads nor shows.
@@ -133,16 +132,18 @@ def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = Fal
 
 
 def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchAccess:
-    key = f"table-link-failures:{_client(request)}"
-    if cache.get(key, 0) >= TOKEN_FAILURE_LIMIT:
-        raise TokenRateLimited
+    # The link is looked up first: a real one opens whatever its address guessed before
+    # (behind a proxy or a shared Wi-Fi, someone else's guesses count against it too).
+    # Only wrong links are counted and, past the limit, turned away.
     match = _find("token", token, lock=lock) if 20 <= len(token) <= 64 else None
     if match is None:
-        cache.add(key, 0, TOKEN_FAILURE_WINDOW)
-        try:
-            cache.incr(key)
-        except ValueError:
-            cache.set(key, 1, TOKEN_FAILURE_WINDOW)
+        address = client_address(request)
+        # Reading first spares the counter's lock once an address is over the limit.
+        if (
+            limiter.failures(address) >= TOKEN_FAILURE_LIMIT
+            or limiter.add_failure(address, window=TOKEN_FAILURE_WINDOW) > TOKEN_FAILURE_LIMIT
+        ):
+            raise TokenRateLimited
         raise Http404(_("This table link is not valid."))
     use_tournament_language(request, match.tournament.language)
     if match.token_revoked:

@@ -1,5 +1,5 @@
-"""The processes a load test starts: gunicorn or the venue server on loopback, and a
-throwaway PostgreSQL 15.
+"""The processes a load test starts: gunicorn or the venue server on loopback, a
+throwaway PostgreSQL 15, and a throwaway Redis.
 
 Both are context managers that stop what they started (by its process id, never by
 name) on the way out, also after an error or an interrupt.
@@ -261,3 +261,50 @@ def _stop_postgres(data: Path) -> None:
     if pid is not None and pid_file.exists():
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+REDIS_SERVER = "redis-server"
+
+
+def redis_available() -> str | None:
+    """Why a throwaway Redis cannot be started here, or None if it can."""
+    if shutil.which(REDIS_SERVER) is None:
+        return "no redis-server (Debian's redis-server package; `make test-deps` installs it)"
+    return None
+
+
+@contextlib.contextmanager
+def redis() -> Iterator[str]:
+    """A fresh Redis on 127.0.0.1 (its own port and temporary directory, nothing saved to
+    disk); yields its ``REDIS_URL``. Stopped by its process id and deleted after."""
+    problem = redis_available()
+    if problem:
+        raise RuntimeError(problem)
+    scratch = Path(tempfile.mkdtemp(prefix="ginclub-redis-"))
+    port = free_port()
+    command = [REDIS_SERVER, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(scratch)]
+    command += ["--save", "", "--appendonly", "no", "--protected-mode", "yes"]
+    log = scratch / "redis.log"
+    with open(log, "ab") as output:
+        process = subprocess.Popen(
+            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {process.returncode}:\n{_tail(log)}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not answer within 30 s:\n{_tail(log)}")
+            time.sleep(0.1)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop(process)
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -3,11 +3,16 @@
 since the simulated tables talk plain HTTP on loopback.
 
 The database comes from the environment like the site's (``SQLITE_PATH`` or
-``DATABASE_URL``); :mod:`tests.load.run` sets it for the server and for itself.
+``DATABASE_URL``); :mod:`tests.load.run` sets it for the server and for itself. Passwords
+are hashed the fast way unless ``GINCLUB_LOAD_REAL_PASSWORDS=1`` (the log-in measurement,
+:mod:`tests.load.logins`, wants the real cost of a guess).
 """
+
+import os
 
 from config.settings import *  # noqa: F403
 
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+if os.environ.get("GINCLUB_LOAD_REAL_PASSWORDS") != "1":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,104 @@
+"""Counting wrong table links per client address, on the cache every server process shares.
+
+The count holds however many gunicorn workers and threads take guesses at once, on both
+caches the site runs with (see ``CACHES`` in config/settings.py):
+
+- Redis increments atomically (``INCR``) and keeps the key's expiry, so Django's own
+  ``add`` + ``incr`` count every guess;
+- Django's file cache reads a value and writes a new file in its place, so two increments
+  at once would both write the same number. There each increment holds an exclusive lock
+  on one file beside the cache (every process and thread in turn; it takes a millisecond),
+  and the value carries the end of its window, which a rewrite would otherwise move.
+
+A window starts at an address's first wrong link and lasts ``window`` seconds whatever
+comes after. This module only counts: :mod:`scoring.access` decides what a count means,
+:mod:`tournaments.clients` which address a request came from.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.filebased import FileBasedCache
+
+LOCK_FILE = "table-link-failures.lock"
+
+_in_process = threading.Lock()
+
+
+def _key(address: str) -> str:
+    return f"table-link-failures:{address}"
+
+
+def failures(address: str) -> int:
+    """Wrong links counted for ``address`` in its current window."""
+    value: Any = caches["default"].get(_key(address))
+    if value is None:
+        return 0
+    return int(value[0] if isinstance(value, tuple) else value)
+
+
+def add_failure(address: str, *, window: int) -> int:
+    """Count one more wrong link from ``address``; returns its count in the window."""
+    cache = caches["default"]
+    key = _key(address)
+    if isinstance(cache, FileBasedCache):
+        with _exclusive(Path(settings.CACHES["default"]["LOCATION"]) / LOCK_FILE):
+            now = time.time()
+            count, until = cache.get(key) or (0, now + window)
+            cache.set(key, (count + 1, until), max(1, math.ceil(until - now)))
+            return int(count) + 1
+    cache.add(key, 0, window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between the two
+        cache.add(key, 0, window)
+        count = cache.incr(key)
+    if count == 1:
+        # Ours started the window, or INCR made the key afresh (it had just expired)
+        # without an expiry: give it one.
+        cache.touch(key, window)
+    return int(count)
+
+
+@contextmanager
+def _exclusive(path: Path) -> Iterator[None]:
+    """Hold ``path`` locked against every other process, and every other thread of this
+    one (a thread lock first, whatever the operating system's lock does for threads)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _in_process, open(path, "a+b") as handle:
+        _lock(handle)
+        try:
+            yield
+        finally:
+            _unlock(handle)
+
+
+if os.name == "nt":  # the venue server on Windows
+    import msvcrt
+
+    def _lock(handle: IO[bytes]) -> None:
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # retries for 10 s, then OSError
+
+    def _unlock(handle: IO[bytes]) -> None:
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock(handle: IO[bytes]) -> None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+
+    def _unlock(handle: IO[bytes]) -> None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
