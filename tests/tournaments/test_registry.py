@@ -186,3 +186,45 @@ def test_player_search(director_client, htmx):
     assert ("<html" in body) is not htmx
     assert body.lstrip().startswith('<section id="player-list"') is htmx
     assert "HX-Request" in response["Vary"]
+
+
+# -- the rating's range ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rating", ["99999999999", "4001", "-1"], ids=["huge", "over", "negative"])
+def test_a_rating_out_of_range_is_refused_by_the_forms(director_client, rating):
+    ana = make_player(name="Ana", rating=1500)
+    response = director_client.post(
+        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+    )
+    assert response.status_code == 200
+    assert "A rating is a whole number from 0 to 4000." in response.content.decode()
+    response = director_client.post(
+        reverse("tournaments:player-edit", args=[ana.pk]), {"name": "Ana", "rating": rating}
+    )
+    assert response.status_code == 200
+    assert "A rating is a whole number from 0 to 4000." in response.content.decode()
+    assert list(Player.objects.values_list("name", "rating")) == [("Ana", 1500)]
+    assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("rating", ["0", "4000"])
+def test_the_rating_range_includes_its_ends(director_client, rating):
+    response = director_client.post(
+        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+    )
+    assert response.status_code == 302
+    assert Player.objects.get().rating == int(rating)
+
+
+def test_a_rating_out_of_range_is_refused_by_the_csv_import_by_line():
+    result = run_import("name,rating\nAna,1500\nBen,99999999999\nCy,-5\n")
+    assert [line for line, _m in result.errors] == [3, 4]
+    assert all("from 0 to 4000" in message for _line, message in result.errors)
+    assert Player.objects.count() == 0
+
+
+def test_the_model_refuses_a_rating_out_of_range():
+    with pytest.raises(ValidationError, match="4000"):
+        registry.create_player(data={"name": "Ana", "rating": 99_999_999_999}, user=None)
+    assert Player.objects.count() == 0

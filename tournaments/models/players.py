@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+# A club rating (Elo-like): anything outside this is a typo, not a strong player.
+RATING_MIN = 0
+RATING_MAX = 4000
 
 
 class Player(models.Model):
@@ -19,7 +24,12 @@ class Player(models.Model):
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     club_id = models.CharField(_("club id"), max_length=40, blank=True)
-    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    rating = models.IntegerField(
+        _("rating"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(RATING_MIN), MaxValueValidator(RATING_MAX)],
+    )
     notes = models.TextField(_("notes"), blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
