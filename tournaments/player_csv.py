@@ -15,6 +15,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
@@ -28,17 +29,67 @@ MAX_CSV_BYTES = 1_000_000
 MAX_CSV_ROWS = 5_000
 
 
+PREVIEW_MAX_AGE = 6 * 60 * 60  # seconds a preview stays confirmable
+
+
 @dataclass
 class ImportResult:
-    """``errors`` are (line number, message) pairs; ``players`` are saved only when there
-    are no errors."""
+    """``errors`` and ``warnings`` are (line number, message) pairs. ``rows`` are the
+    checked, unsaved players with the line each starts on (what the preview shows);
+    ``players`` are the saved ones, only after an import with no errors."""
 
     errors: list[tuple[int, str]] = field(default_factory=list)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+    rows: list[tuple[int, Player]] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+class _BrokenQuote(Exception):
+    def __init__(self, first: int, last: int) -> None:
+        super().__init__(first, last)
+        self.first = first
+        self.last = last
+
+    def message(self) -> str:
+        if self.last > self.first:
+            return _(
+                "A quoted cell starts in this row and is not closed properly, so lines "
+                "%(first)d to %(last)d would run together into it. Close the quote, or write "
+                'a quote inside a cell as two quotes ("").'
+            ) % {"first": self.first, "last": self.last}
+        return _(
+            "A quote is out of place on this line: quotes may only enclose a whole cell; "
+            'inside a cell, write a quote as two quotes ("").'
+        )
+
+
+class _Records:
+    """The records of a CSV text, each as (first line, last line, cells).
+
+    Quoting is strict: Python's lenient reader lets a quote that never closes swallow
+    every following line into one cell (and import it as notes). Here that raises
+    :class:`_BrokenQuote` naming the line its record starts on.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+        self.last = 0
+
+    def __iter__(self) -> _Records:
+        return self
+
+    def __next__(self) -> tuple[int, int, list[str]]:
+        first = self.last + 1
+        try:
+            cells = next(self._reader)
+        except csv.Error as error:
+            raise _BrokenQuote(first, max(first, self._reader.line_num)) from error
+        self.last = self._reader.line_num
+        return first, self.last, cells
 
 
 def _name_email(name: str, email: str) -> tuple[str, str]:
@@ -59,35 +110,59 @@ def decode_csv(raw: bytes) -> str:
         ) from error
 
 
-def import_players_csv(*, text: str, user: Any) -> ImportResult:
-    """Validate every row, then save them all, or none if any row is bad."""
+def check_players_csv(*, text: str) -> ImportResult:
+    """Read and check every row against the file and the registry; save nothing."""
     result = ImportResult()
-    reader = csv.reader(io.StringIO(text, newline=""))
-    columns = _read_header(reader, result)
-    if columns is None:
-        return result
-    candidates = _read_rows(reader, columns, result)
-    _check_against_registry(candidates, result)
-    if not candidates and not result.errors:
+    records = _Records(text)
+    try:
+        columns = _read_header(records, result)
+        if columns is None:
+            return result
+        _read_rows(records, columns, result)
+    except _BrokenQuote as broken:
+        result.errors.append((broken.first, broken.message()))
+    _check_against_registry(result.rows, result)
+    if not result.rows and not result.errors:
         result.errors.append((1, _("The file has a header line but no players.")))
-    if result.errors:
-        result.errors.sort(key=lambda item: item[0])
-        return result
-    _save_players(candidates, result, user)
+    result.errors.sort(key=lambda item: item[0])
     return result
 
 
-def _read_header(reader: Any, result: ImportResult) -> list[str] | None:
-    """The columns the first line names, or None (and the error in ``result``) if it is
-    unreadable, empty or names an unknown or repeated column."""
+def import_players_csv(*, text: str, user: Any) -> ImportResult:
+    """Check every row, then save them all, or none if any row is bad."""
+    result = check_players_csv(text=text)
+    if result.ok:
+        _save_players(result, user)
+    return result
+
+
+def confirmation(*, text: str, user: Any) -> str:
+    """What the preview's "import" button sends back: the checked text, signed for this
+    user, so that what is imported is exactly the file the director saw."""
+    return signing.dumps(text, salt=_preview_salt(user), compress=True)
+
+
+def confirmed_text(*, token: str, user: Any) -> str:
+    """The text a :func:`confirmation` carries, or a ValidationError if it was altered,
+    made for someone else, or is too old."""
     try:
-        header = next(reader, None)
-    except csv.Error as error:
-        result.errors.append(
-            (1, _("This is not a readable CSV file (%(problem)s).") % {"problem": error})
-        )
-        return None
-    if header is None or not any(cell.strip() for cell in header):
+        text = signing.loads(token, salt=_preview_salt(user), max_age=PREVIEW_MAX_AGE)
+    except signing.BadSignature:
+        text = None
+    if not isinstance(text, str):
+        raise ValidationError(_("This preview can no longer be confirmed: upload the file again."))
+    return text
+
+
+def _preview_salt(user: Any) -> str:
+    return f"tournaments.player_csv.preview:{user.pk}"
+
+
+def _read_header(records: _Records, result: ImportResult) -> list[str] | None:
+    """The columns the first line names, or None (and the error in ``result``) if it is
+    empty or names an unknown or repeated column."""
+    first, _last, header = next(records, (1, 1, []))
+    if not any(cell.strip() for cell in header):
         result.errors.append((1, _("The file is empty. The first line must name the columns.")))
         return None
     columns = [cell.strip().lower() for cell in header]
@@ -95,7 +170,7 @@ def _read_header(reader: Any, result: ImportResult) -> list[str] | None:
     if unknown or "name" not in columns or len(set(columns)) != len(columns):
         result.errors.append(
             (
-                1,
+                first,
                 _("The first line must name the columns, among: %(columns)s (name is required).")
                 % {"columns": ", ".join(CSV_COLUMNS)},
             )
@@ -104,57 +179,61 @@ def _read_header(reader: Any, result: ImportResult) -> list[str] | None:
     return columns
 
 
-def _read_rows(reader: Any, columns: list[str], result: ImportResult) -> list[tuple[int, Player]]:
-    """The players on the lines after the header, each with its line number; every bad
-    line goes into ``result.errors``."""
+def _read_rows(records: _Records, columns: list[str], result: ImportResult) -> None:
+    """The players on the records after the header into ``result.rows``, each with the
+    line it starts on; every bad record goes into ``result.errors``, every record over
+    several lines into ``result.warnings``."""
     from .forms import PlayerRowForm  # the same fields as the add-player form
 
     seen_club: dict[str, int] = {}
     seen_name: dict[tuple[str, str], int] = {}
-    candidates: list[tuple[int, Player]] = []
-    line = 1
-    try:
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(candidates) + len(result.errors) >= MAX_CSV_ROWS:
-                result.errors.append(
-                    (
-                        line,
-                        _("Too many rows: import at most %(count)d at a time.")
-                        % {"count": MAX_CSV_ROWS},
-                    )
+    candidates = result.rows
+    for line, last, row in records:
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(candidates) + len(result.errors) >= MAX_CSV_ROWS:
+            result.errors.append(
+                (
+                    line,
+                    _("Too many rows: import at most %(count)d at a time.")
+                    % {"count": MAX_CSV_ROWS},
                 )
-                break
-            if len(row) != len(columns):
-                result.errors.append(
-                    (
-                        line,
-                        _("Expected %(expected)d columns, found %(found)d.")
-                        % {"expected": len(columns), "found": len(row)},
-                    )
+            )
+            break
+        if len(row) != len(columns):
+            result.errors.append(
+                (
+                    line,
+                    _("Expected %(expected)d columns, found %(found)d.")
+                    % {"expected": len(columns), "found": len(row)},
                 )
-                continue
-            data = {column: value.strip() for column, value in zip(columns, row, strict=True)}
-            form = PlayerRowForm(data={name: data.get(name, "") for name in PLAYER_FIELDS})
-            if not form.is_valid():
-                result.errors.append((line, _describe_form_errors(form)))
-                continue
-            cleaned = form.cleaned_data
-            key = _name_email(cleaned["name"], cleaned["email"])
-            duplicate = _duplicate_in_file(cleaned["club_id"], key, seen_club, seen_name)
-            if duplicate:
-                result.errors.append((line, duplicate))
-            if cleaned["club_id"]:
-                seen_club.setdefault(cleaned["club_id"], line)
-            seen_name.setdefault(key, line)
-            candidates.append((line, Player(**{n: cleaned[n] for n in PLAYER_FIELDS})))
-    except csv.Error as error:
-        result.errors.append(
-            (line + 1, _("This line cannot be read as CSV (%(problem)s).") % {"problem": error})
-        )
-    return candidates
+            )
+            continue
+        data = {column: value.strip() for column, value in zip(columns, row, strict=True)}
+        form = PlayerRowForm(data={name: data.get(name, "") for name in PLAYER_FIELDS})
+        if not form.is_valid():
+            result.errors.append((line, _describe_form_errors(form)))
+            continue
+        cleaned = form.cleaned_data
+        key = _name_email(cleaned["name"], cleaned["email"])
+        duplicate = _duplicate_in_file(cleaned["club_id"], key, seen_club, seen_name)
+        if duplicate:
+            result.errors.append((line, duplicate))
+        if cleaned["club_id"]:
+            seen_club.setdefault(cleaned["club_id"], line)
+        seen_name.setdefault(key, line)
+        if last > line:
+            result.warnings.append(
+                (
+                    line,
+                    _(
+                        "Lines %(first)d to %(last)d are one row: a quoted cell runs over "
+                        "several lines. Check that no other row is inside it."
+                    )
+                    % {"first": line, "last": last},
+                )
+            )
+        candidates.append((line, Player(**{n: cleaned[n] for n in PLAYER_FIELDS})))
 
 
 def _duplicate_in_file(
@@ -179,12 +258,12 @@ def _duplicate_in_file(
     return None
 
 
-def _save_players(candidates: list[tuple[int, Player]], result: ImportResult, user: Any) -> None:
+def _save_players(result: ImportResult, user: Any) -> None:
     """Save the checked players together into ``result.players``, or report that the
     registry changed meanwhile."""
     try:
         with transaction.atomic():
-            players = Player.objects.bulk_create([player for _line, player in candidates])
+            players = Player.objects.bulk_create([player for _line, player in result.rows])
             audit.record(
                 tournament=None,
                 action="players imported",

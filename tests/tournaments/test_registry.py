@@ -132,6 +132,10 @@ def test_import_page_reports_lines(director_client):
     assert '<td class="num">2</td>' in body
     assert Player.objects.count() == 0
     response = upload(director_client, b"name,email\nAna,\nBen,\n")
+    assert response.status_code == 200  # the preview: nothing saved until confirmed
+    assert Player.objects.count() == 0
+    confirm = {"confirm": response.context["confirm"]}
+    response = director_client.post(reverse("tournaments:player-import"), confirm)
     assert response.status_code == 302
     assert Player.objects.count() == 2
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import registry
+from .. import player_csv, registry
 from ..forms import (
     PlayerForm,
     PlayerImportForm,
@@ -22,6 +22,7 @@ from ..forms import (
 from ..models import Player
 from .base import (
     director_view,
+    message_text,
     page,
 )
 
@@ -86,19 +87,36 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @director_view
 def player_import(request: HttpRequest) -> HttpResponse:
+    """Upload, preview, confirm: a file is checked and shown; only the "import" button
+    under the preview saves it, exactly as shown."""
+    if request.method == "POST" and "confirm" in request.POST:
+        return _player_import_confirm(request)
     form = PlayerImportForm(request.POST or None, request.FILES or None)
-    result = None
+    context: dict[str, Any] = {"form": form, "result": None}
     if request.method == "POST" and form.is_valid():
         try:
-            text = registry.decode_csv(form.cleaned_data["file"].read())
+            text = player_csv.decode_csv(form.cleaned_data["file"].read())
         except ValidationError as error:
             form.add_error("file", error)
         else:
-            result = registry.import_players_csv(text=text, user=request.user)
+            context["result"] = result = player_csv.check_players_csv(text=text)
             if result.ok:
-                messages.success(
-                    request,
-                    _("Imported %(count)d players.") % {"count": len(result.players)},
-                )
-                return redirect("tournaments:player-list")
-    return page(request, "tournaments/player_import.html", {"form": form, "result": result})
+                context["confirm"] = player_csv.confirmation(text=text, user=request.user)
+    return page(request, "tournaments/player_import.html", context)
+
+
+def _player_import_confirm(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {"form": PlayerImportForm(), "result": None}
+    try:
+        text = player_csv.confirmed_text(token=request.POST["confirm"], user=request.user)
+    except ValidationError as error:
+        context["problem"] = message_text(error)
+    else:
+        result = player_csv.import_players_csv(text=text, user=request.user)
+        if result.ok:
+            messages.success(
+                request, _("Imported %(count)d players.") % {"count": len(result.players)}
+            )
+            return redirect("tournaments:player-list")
+        context["result"] = result
+    return page(request, "tournaments/player_import.html", context)
