@@ -62,8 +62,11 @@ class PlayerImportForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
-            "UTF-8 text, first line naming the columns: name, email, phone, club_id, "
-            "rating, notes (only name is required)."
+            "A CSV file as a spreadsheet saves it (cells separated by commas, semicolons "
+            "or tabs; UTF-8, UTF-16 or Windows Latin-1). The first line names the columns, "
+            "in English or Spanish: name (nombre), surname (apellidos), email (correo), "
+            "phone (teléfono), club_id (club), rating (puntuación), notes (notas). Only "
+            "a name is required."
         ),
     )
 

@@ -1,8 +1,14 @@
 """Importing players into the registry from a CSV file, all or nothing.
 
-Every bad row is reported by its line number and, if there is any, nothing is imported.
-Duplicates (same club id, or same name and email, ignoring case) are errors whether they
-are inside the file or already registered.
+Every bad row is reported by the line it starts on and, if there is any, nothing is
+imported. Duplicates (same club id, or same name and email, ignoring case) are errors
+whether they are inside the file or already registered. Quoting is strict: a quote that
+never closes is an error at its line, not the rest of the file swallowed into one cell.
+
+A file is checked first (:func:`check_players_csv`) and shown to the director; only the
+confirmation of that preview (:func:`confirmation`, :func:`confirmed_text`) imports it,
+checked again against the registry as it is then. Encodings, separators and Spanish
+headers are :mod:`tournaments.csv_files`' business.
 
 What this module does not do: add or edit one player (see :mod:`tournaments.registry`) or
 check permissions (views do).
@@ -20,15 +26,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from . import audit
+from . import audit, csv_files
 from .models import Player
 
 PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
 CSV_COLUMNS = PLAYER_FIELDS
-MAX_CSV_BYTES = 1_000_000
+MAX_CSV_BYTES = csv_files.MAX_BYTES
 MAX_CSV_ROWS = 5_000
-
-
 PREVIEW_MAX_AGE = 6 * 60 * 60  # seconds a preview stays confirmable
 
 
@@ -75,8 +79,8 @@ class _Records:
     :class:`_BrokenQuote` naming the line its record starts on.
     """
 
-    def __init__(self, text: str) -> None:
-        self._reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    def __init__(self, text: str, delimiter: str) -> None:
+        self._reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
         self.last = 0
 
     def __iter__(self) -> _Records:
@@ -97,25 +101,17 @@ def _name_email(name: str, email: str) -> tuple[str, str]:
 
 
 def decode_csv(raw: bytes) -> str:
-    """Text of an uploaded file: UTF-8 (with or without a byte-order mark)."""
-    if len(raw) > MAX_CSV_BYTES:
-        raise ValidationError(
-            _("The file is too large (at most %(size)d kB).") % {"size": MAX_CSV_BYTES // 1000}
-        )
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValidationError(
-            _("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.")
-        ) from error
+    """The text of an uploaded file, in whichever encoding a spreadsheet wrote it."""
+    return csv_files.decode(raw)
 
 
 def check_players_csv(*, text: str) -> ImportResult:
     """Read and check every row against the file and the registry; save nothing."""
     result = ImportResult()
-    records = _Records(text)
+    layout = csv_files.layout(text)
+    records = _Records(text, layout.delimiter)
     try:
-        columns = _read_header(records, result)
+        columns = _read_header(records, layout, result)
         if columns is None:
             return result
         _read_rows(records, columns, result)
@@ -158,28 +154,43 @@ def _preview_salt(user: Any) -> str:
     return f"tournaments.player_csv.preview:{user.pk}"
 
 
-def _read_header(records: _Records, result: ImportResult) -> list[str] | None:
-    """The columns the first line names, or None (and the error in ``result``) if it is
-    empty or names an unknown or repeated column."""
+def _read_header(
+    records: _Records, layout: csv_files.Layout, result: ImportResult
+) -> list[str | None] | None:
+    """The field each column of the header names (None for a column with no name), or
+    None (and the error in ``result``) if the header is empty, names an unknown column or
+    one twice, or names no name column."""
     first, _last, header = next(records, (1, 1, []))
+    if layout.sep_line:
+        first, _last, header = next(records, (first + 1, first + 1, []))
     if not any(cell.strip() for cell in header):
-        result.errors.append((1, _("The file is empty. The first line must name the columns.")))
+        result.errors.append((first, _("The file is empty. The first line must name the columns.")))
         return None
-    columns = [cell.strip().lower() for cell in header]
-    unknown = [c for c in columns if c not in CSV_COLUMNS]
-    if unknown or "name" not in columns or len(set(columns)) != len(columns):
-        result.errors.append(
-            (
-                first,
-                _("The first line must name the columns, among: %(columns)s (name is required).")
-                % {"columns": ", ".join(CSV_COLUMNS)},
-            )
+    columns = [csv_files.column_for(cell) if cell.strip() else None for cell in header]
+    named = [(cell.strip(), column) for cell, column in zip(header, columns, strict=True)]
+    unknown = [cell for cell, column in named if cell and column is None]
+    twice = [cell for cell, column in named if column and columns.count(column) > 1]
+    if unknown:
+        problem = _("Unknown: %(columns)s.") % {"columns": ", ".join(unknown)}
+    elif twice:
+        problem = _("Named twice: %(columns)s.") % {"columns": ", ".join(twice)}
+    elif "name" not in columns:
+        problem = _("There is no name column.")
+    else:
+        return columns
+    result.errors.append(
+        (
+            first,
+            _("The first line must name the columns: %(known)s; a name is required.")
+            % {"known": csv_files.KNOWN_HEADERS}
+            + " "
+            + problem,
         )
-        return None
-    return columns
+    )
+    return None
 
 
-def _read_rows(records: _Records, columns: list[str], result: ImportResult) -> None:
+def _read_rows(records: _Records, columns: list[str | None], result: ImportResult) -> None:
     """The players on the records after the header into ``result.rows``, each with the
     line it starts on; every bad record goes into ``result.errors``, every record over
     several lines into ``result.warnings``."""
@@ -209,7 +220,20 @@ def _read_rows(records: _Records, columns: list[str], result: ImportResult) -> N
                 )
             )
             continue
-        data = {column: value.strip() for column, value in zip(columns, row, strict=True)}
+        cells = list(zip(columns, row, strict=True))
+        stray = [n for n, (column, value) in enumerate(cells, 1) if not column and value.strip()]
+        if stray:
+            result.errors.append(
+                (
+                    line,
+                    _("There is a value in column %(number)d, which the first line does not name.")
+                    % {"number": stray[0]},
+                )
+            )
+            continue
+        data = {column: value.strip() for column, value in cells if column}
+        # "Nombre" + "Apellidos" (or first + last name) make one name.
+        data["name"] = " ".join(filter(None, (data.get("name"), data.pop(csv_files.SURNAME, ""))))
         form = PlayerRowForm(data={name: data.get(name, "") for name in PLAYER_FIELDS})
         if not form.is_valid():
             result.errors.append((line, _describe_form_errors(form)))
