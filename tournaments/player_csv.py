@@ -283,8 +283,11 @@ def _duplicate_in_file(
 
 
 def _save_players(result: ImportResult, user: Any) -> None:
-    """Save the checked players together into ``result.players``, or report that the
-    registry changed meanwhile."""
+    """Save the checked players together into ``result.players``, added by ``user``, or
+    report that the registry changed meanwhile."""
+    added_by = user if getattr(user, "is_authenticated", False) else None
+    for _line, player in result.rows:
+        player.created_by = added_by
     try:
         with transaction.atomic():
             players = Player.objects.bulk_create([player for _line, player in result.rows])

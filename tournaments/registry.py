@@ -1,19 +1,48 @@
-"""The club's player registry: adding and editing players, and importing them from CSV
-(the import itself lives in :mod:`tournaments.player_csv`; its entry points are re-exported
-here).
+"""The club's player registry: who owns it, and adding and editing players (the CSV import
+lives in :mod:`tournaments.player_csv`; its entry points are re-exported here).
+
+Who owns the registry
+---------------------
+
+An installation serves one club, and the registry is the club's, not any director's.
+Two club roles, both Django permissions (superusers hold both):
+
+* a **director** (``add_tournament``) may open the registry, see every player's name, club
+  id and rating, add players (one by one, at registration, or by CSV import) and enter
+  any registered player in their own tournaments. Each player remembers who added them
+  (``created_by``). A director sees the email, phone and notes only of the players they
+  added, may edit only those players, and even then may not change the name, club id or
+  rating of one entered in a tournament they do not direct: those show on another
+  director's pages and seeding, so that change is refused, naming the tournament;
+* a **registrar** (``manage_registry``: ``manage.py registrar USERNAME``, or the admin)
+  sees every player's contact details and edits any player. A registrar who is not a
+  director keeps the registry but directs no tournament.
+
+Every registry write is audited. An edit writes one registry row (tournament empty, the
+full before and after, shown on the player's page to those who may edit the player) and
+one row in the log of every tournament the player is entered in, so that tournament's
+audit page shows it; there the private fields appear only as changed, never their values.
+
+The checks live in :mod:`tournaments.permissions`; the views apply them (registry list and
+search, edit, CSV import, registration's search, the archive download). The one rule this
+module enforces itself is the rename rule, which depends on the tournaments the player is
+entered in as the edit is saved.
 
 What this module does not do: register players in a tournament (see
-:mod:`tournaments.registration`) or check permissions (views do).
+:mod:`tournaments.registration`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from . import audit
-from .models import Player
+from .models import Player, Tournament
+from .permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
 from .player_csv import (
     CSV_COLUMNS,
     MAX_CSV_BYTES,
@@ -29,18 +58,31 @@ __all__ = [
     "MAX_CSV_BYTES",
     "MAX_CSV_ROWS",
     "PLAYER_FIELDS",
+    "PRIVATE_FIELDS",
+    "SHARED_FIELDS",
     "ImportResult",
     "create_player",
     "decode_csv",
     "import_players_csv",
+    "set_registrar",
     "update_player",
 ]
 
+# What every director sees of a player (registration, seeding), and what only registrars
+# and the player's own director see.
+SHARED_FIELDS = ("name", "club_id", "rating")
+PRIVATE_FIELDS = ("email", "phone", "notes")
+HIDDEN = "•••"  # a private value in a tournament's log: changed, but not shown
+REGISTRAR_CODENAME = REGISTRAR_PERMISSION.split(".")[1]
+
 
 def create_player(*, data: dict[str, Any], user: Any) -> Player:
-    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``)."""
+    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``), added by
+    ``user``."""
     with transaction.atomic():
         player = Player(**{name: data.get(name) for name in PLAYER_FIELDS if name in data})
+        if getattr(user, "is_authenticated", False):
+            player.created_by = user
         player.full_clean()
         player.save()
         audit.record(
@@ -54,21 +96,90 @@ def create_player(*, data: dict[str, Any], user: Any) -> Player:
 
 
 def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
+    """Save the changes in ``data``; audit them in the registry and in every tournament
+    the player is entered in. Refused (ValidationError, nothing saved) when ``user`` is no
+    registrar and changes what other directors see of a player in their tournaments.
+    ``player`` itself is left as it was; the saved player is returned."""
     with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
         before = audit.snapshot(player, PLAYER_FIELDS)
         for name in PLAYER_FIELDS:
             if name in data:
                 setattr(player, name, data[name])
         player.full_clean()
-        player.save()
         old, new = audit.changes(before, audit.snapshot(player, PLAYER_FIELDS))
-        if new:
+        if not new:
+            return player
+        tournaments = list(
+            Tournament.objects.filter(entries__player=player).distinct().order_by("date", "pk")
+        )
+        if not is_registrar(user) and any(name in SHARED_FIELDS for name in new):
+            _refuse_in_foreign_tournaments(player, before, user, tournaments)
+        player.save()
+        audit.record(
+            tournament=None,
+            action="player edited",
+            obj=player,
+            before=old,
+            after=new,
+            user=user,
+        )
+        for tournament in tournaments:
             audit.record(
-                tournament=None,
+                tournament=tournament,
                 action="player edited",
                 obj=player,
-                before=old,
-                after=new,
+                before=_shown(old),
+                after=_shown(new),
                 user=user,
             )
     return player
+
+
+def _refuse_in_foreign_tournaments(
+    player: Player, before: dict[str, Any], user: Any, tournaments: list[Tournament]
+) -> None:
+    foreign = [t for t in tournaments if not can_direct(user, t)]
+    if foreign:
+        raise ValidationError(
+            _(
+                "Only a registrar can change the name, club id or rating of %(player)s: "
+                "they are entered in %(tournaments)s, which you do not direct."
+            )
+            % {
+                "player": before["name"],
+                "tournaments": ", ".join(f"“{t.name}”" for t in foreign),
+            }
+        )
+
+
+def _shown(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` as a tournament's log shows them: private ones only as changed."""
+    return {name: HIDDEN if name in PRIVATE_FIELDS else value for name, value in values.items()}
+
+
+def set_registrar(*, account: Any, registrar: bool, user: Any = None, via: str = "") -> bool:
+    """Give ``account`` the registrar role or take it away (a superuser keeps it anyway).
+    Returns whether anything changed; a change is audited in the registry's log."""
+    from django.contrib.auth.models import Permission
+
+    permission = Permission.objects.get(
+        content_type__app_label="tournaments", codename=REGISTRAR_CODENAME
+    )
+    with transaction.atomic():
+        held = account.user_permissions.filter(pk=permission.pk).exists()
+        if held == registrar:
+            return False
+        if registrar:
+            account.user_permissions.add(permission)
+        else:
+            account.user_permissions.remove(permission)
+        audit.record(
+            tournament=None,
+            action="registrar added" if registrar else "registrar removed",
+            obj=account,
+            after={"user": account.get_username()},
+            user=user,
+            via=via,
+        )
+    return True

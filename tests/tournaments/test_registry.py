@@ -111,7 +111,8 @@ def test_decode_reads_windows_latin_and_refuses_huge_files():
 
 @pytest.fixture
 def director_client(client):
-    client.force_login(make_director())
+    client.director = make_director()
+    client.force_login(client.director)
     return client
 
 
@@ -206,7 +207,7 @@ def test_player_search(director_client, htmx):
 
 @pytest.mark.parametrize("rating", ["99999999999", "4001", "-1"], ids=["huge", "over", "negative"])
 def test_a_rating_out_of_range_is_refused_by_the_forms(director_client, rating):
-    ana = make_player(name="Ana", rating=1500)
+    ana = make_player(name="Ana", rating=1500, created_by=director_client.director)
     response = director_client.post(
         reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
     )
