@@ -71,6 +71,7 @@ HEADERS = {
     "rating": ("rating", "elo", "puntuacion"),
     "notes": ("notes", "note", "comments", "notas", "nota", "observaciones", "comentarios"),
 }
+ENCODINGS = "UTF-8, UTF-16, Windows-1252"  # as messages name them
 # How the columns are named in messages: the field, and its Spanish header where it differs.
 KNOWN_HEADERS = (
     "name (nombre), surname (apellidos), email (correo), phone (teléfono), "

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
 
+from . import csv_files
 from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
@@ -59,16 +60,16 @@ class PlayerSearchForm(forms.Form):
 
 
 class PlayerImportForm(forms.Form):
-    file = forms.FileField(
-        label=_("CSV file"),
-        help_text=_(
-            "A CSV file as a spreadsheet saves it (cells separated by commas, semicolons "
-            "or tabs; UTF-8, UTF-16 or Windows Latin-1). The first line names the columns, "
-            "in English or Spanish: name (nombre), surname (apellidos), email (correo), "
-            "phone (teléfono), club_id (club), rating (puntuación), notes (notas). Only "
-            "a name is required."
-        ),
-    )
+    file = forms.FileField(label=_("CSV file"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The column names and encodings are the file format's, the same in every language.
+        self.fields["file"].help_text = gettext(
+            "A CSV file as a spreadsheet saves it: cells separated by commas, semicolons "
+            "or tabs, text in %(encodings)s. The first line names the columns, in English "
+            "or Spanish: %(columns)s. Only a name is required."
+        ) % {"encodings": csv_files.ENCODINGS, "columns": csv_files.KNOWN_HEADERS}
 
 
 # -- tournament setup ------------------------------------------------------------------------
