@@ -269,3 +269,18 @@ def test_a_new_venue_director_account_is_the_clubs_registrar():
     user, created = ensure_director("venue-director", "pw")
     assert created and is_director(user) and is_registrar(user)
     assert AuditEntry.objects.get().action == "registrar added"
+
+
+def test_a_tournament_log_with_a_registry_edit_travels_in_the_archive(club, tmp_path):
+    from archive import api as archive
+    from tests.archive.test_archive import run_import, write
+
+    registry.update_player(
+        player=club["bea"], data={"name": "Bea Cruz-Díaz"}, user=make_registrar()
+    )
+    document = archive.export_tournament(club["rival"])
+    assert [row["action"] for row in document["audit"]] == ["player edited"]
+    run_import(write(tmp_path, archive.dumps(document)), "--slug", "rival-again")
+    restored = Tournament.objects.get(slug="rival-again")
+    row = AuditEntry.objects.get(tournament=restored, action="player edited")
+    assert row.after == {"name": "Bea Cruz-Díaz"}
