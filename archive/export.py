@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import models
 
 from scoring.models import Hand
-from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.models import AuditEntry, Match, Player, Tournament
+from tournaments.registry import PRIVATE_FIELDS
 
 from .schema import (
     AUDIT_FIELDS,
@@ -41,8 +42,12 @@ def _row(obj: models.Model, names: Iterable[str]) -> dict[str, Any]:
     return {name: _out(getattr(obj, name)) for name in names}
 
 
-def export_tournament(tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament as a JSON-ready dict (see the module docstring)."""
+def export_tournament(
+    tournament: Tournament, *, shows_private: Callable[[Player], bool] | None = None
+) -> dict[str, Any]:
+    """The whole tournament as a JSON-ready dict (see the module docstring). With
+    ``shows_private``, a player it says no to has an empty email, phone and notes (the
+    registry's ownership model: not every director may read them)."""
     entries = list(tournament.entries.select_related("player").order_by("pk"))
     index_of = {entry.pk: i for i, entry in enumerate(entries)}
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
@@ -57,7 +62,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "tournament": _tournament_row(tournament),
-        "players": [_row(entry.player, PLAYER_FIELDS) for entry in entries],
+        "players": [_player_row(entry.player, shows_private) for entry in entries],
         "entries": [{"player": i, **_row(entry, ENTRY_FIELDS)} for i, entry in enumerate(entries)],
         "matches": [_match_row(match, index_of, key_of) for match in matches],
         "hands": [
@@ -85,6 +90,13 @@ def _references(
     refs.update({("match", str(pk)): key for pk, key in key_of.items()})
     refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
     return refs
+
+
+def _player_row(player: Player, shows_private: Callable[[Player], bool] | None) -> dict[str, Any]:
+    row = _row(player, PLAYER_FIELDS)
+    if shows_private is not None and not shows_private(player):
+        row.update({name: "" for name in PRIVATE_FIELDS if name in row})
+    return row
 
 
 def _tournament_row(tournament: Tournament) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The archive's one view: ``/t/<slug>/export.json`` (SPEC 8), for the tournament's
-directors."""
+directors (with the contact details of only the players each may see)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tournaments.models import Tournament
-from tournaments.permissions import can_direct
+from tournaments.permissions import can_direct, owns_player
 
 from .export import dumps, export_tournament
 
@@ -25,6 +25,9 @@ def export_view(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not can_direct(request.user, tournament):
         raise PermissionDenied
-    response = HttpResponse(dumps(export_tournament(tournament)), content_type="application/json")
+    # A director without the registrar role gets the contact details only of the players
+    # they added (tournaments.registry's ownership model).
+    document = export_tournament(tournament, shows_private=lambda p: owns_player(request.user, p))
+    response = HttpResponse(dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'
     return response

@@ -34,6 +34,15 @@ def make_director(*, username: str | None = None, password: str = PASSWORD, **ex
     return user
 
 
+def make_registrar(*, director: bool = True, **extra: Any):
+    """A user with the club's registrar role (and, unless told, a director too)."""
+    user = make_director(**extra) if director else make_user(**extra)
+    user.user_permissions.add(
+        Permission.objects.get(content_type__app_label="tournaments", codename="manage_registry")
+    )
+    return user
+
+
 def make_player(
     *,
     name: str | None = None,

@@ -530,7 +530,8 @@ class Club:
             texts += [t.name, t.venue, t.slug]
         texts += ["marta", "rocio", "ana", "Ana Torres", "Ben Okafor", "example", "com"]
         # The CSV file's column names are a file format, shown as such on the import page.
-        texts += ["name email phone club_id rating notes"]
+        texts += ["name email phone club_id rating notes surname"]
+        texts += ["nombre apellidos correo teléfono club puntuación notas UTF Windows"]
         return words(" ".join(texts))
 
 

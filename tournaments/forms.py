@@ -11,10 +11,27 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
 
+from . import csv_files
 from .models import Entry, Player, Tournament
+from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
 
 # -- players ---------------------------------------------------------------------------------
+
+
+def _rating_field() -> forms.IntegerField:
+    """The rating, bounded as the model is, with one message for every way it is wrong."""
+    message = gettext("A rating is a whole number from %(low)d to %(high)d.") % {
+        "low": RATING_MIN,
+        "high": RATING_MAX,
+    }
+    return forms.IntegerField(
+        label=Player._meta.get_field("rating").verbose_name,
+        required=False,
+        min_value=RATING_MIN,
+        max_value=RATING_MAX,
+        error_messages={"invalid": message, "min_value": message, "max_value": message},
+    )
 
 
 class PlayerForm(forms.ModelForm):
@@ -22,6 +39,10 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ["name", "email", "phone", "club_id", "rating", "notes"]
         widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating"] = _rating_field()
 
 
 class PlayerRowForm(forms.Form):
@@ -31,8 +52,7 @@ class PlayerRowForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(forms.fields_for_model(Player, fields=PlayerForm.Meta.fields))
-        # The database's integer range, which a ModelForm checks in full_clean().
-        self.fields["rating"].validators.extend(Player._meta.get_field("rating").validators)
+        self.fields["rating"] = _rating_field()
 
 
 class PlayerSearchForm(forms.Form):
@@ -40,13 +60,16 @@ class PlayerSearchForm(forms.Form):
 
 
 class PlayerImportForm(forms.Form):
-    file = forms.FileField(
-        label=_("CSV file"),
-        help_text=_(
-            "UTF-8 text, first line naming the columns: name, email, phone, club_id, "
-            "rating, notes (only name is required)."
-        ),
-    )
+    file = forms.FileField(label=_("CSV file"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The column names and encodings are the file format's, the same in every language.
+        self.fields["file"].help_text = gettext(
+            "A CSV file as a spreadsheet saves it: cells separated by commas, semicolons "
+            "or tabs, text in %(encodings)s. The first line names the columns, in English "
+            "or Spanish: %(columns)s. Only a name is required."
+        ) % {"encodings": csv_files.ENCODINGS, "columns": csv_files.KNOWN_HEADERS}
 
 
 # -- tournament setup ------------------------------------------------------------------------

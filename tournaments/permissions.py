@@ -3,28 +3,55 @@
 A *director* is a user allowed to create tournaments (the ``add_tournament`` permission,
 granted in the admin or by ``seed_demo``); superusers count. Within a tournament the owner
 and co-directors direct it, and its scorekeepers may enter and correct hands.
+
+The player registry belongs to the club, and the club's *registrar* role (the
+``manage_registry`` permission, ``manage.py registrar USERNAME``) looks after it: see
+:mod:`tournaments.registry` for who may read and change which player.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .models import Tournament
+from .models import Player, Tournament
+
+REGISTRAR_PERMISSION = "tournaments.manage_registry"
+
+
+def _active(user: Any) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_active)
 
 
 def is_director(user: Any) -> bool:
-    """May create tournaments and edit the club's player registry."""
-    return bool(
-        user is not None
-        and user.is_authenticated
-        and user.is_active
-        and (user.is_superuser or user.has_perm("tournaments.add_tournament"))
+    """May create tournaments, and add players to the registry and enter them."""
+    return _active(user) and bool(user.is_superuser or user.has_perm("tournaments.add_tournament"))
+
+
+def is_registrar(user: Any) -> bool:
+    """May edit every player of the registry and see their contact details."""
+    return _active(user) and bool(user.is_superuser or user.has_perm(REGISTRAR_PERMISSION))
+
+
+def may_use_registry(user: Any) -> bool:
+    """May open the registry: a director or a registrar."""
+    return is_director(user) or is_registrar(user)
+
+
+def owns_player(user: Any, player: Player) -> bool:
+    """May see ``player``'s email, phone and notes, and edit them: a registrar, or the
+    director who added the player."""
+    if is_registrar(user):
+        return True
+    return (
+        player.created_by_id is not None
+        and player.created_by_id == getattr(user, "pk", None)
+        and is_director(user)
     )
 
 
 def can_direct(user: Any, tournament: Tournament) -> bool:
     """Owner or co-director of ``tournament`` (or a superuser fixing data)."""
-    if user is None or not user.is_authenticated or not user.is_active:
+    if not _active(user):
         return False
     if user.is_superuser or tournament.owner_id == user.pk:
         return True

@@ -1,37 +1,88 @@
-"""The club's player registry: adding and editing players, and importing them from CSV.
+"""The club's player registry: who owns it, and adding and editing players (the CSV import
+lives in :mod:`tournaments.player_csv`; its entry points are re-exported here).
 
-A CSV import is all or nothing: every bad row is reported by its line number and, if
-there is any, nothing is imported. Duplicates (same club id, or same name and email,
-ignoring case) are errors whether they are inside the file or already registered.
+Who owns the registry
+---------------------
+
+An installation serves one club, and the registry is the club's, not any director's.
+Two club roles, both Django permissions (superusers hold both):
+
+* a **director** (``add_tournament``) may open the registry, see every player's name, club
+  id and rating, add players (one by one, at registration, or by CSV import) and enter
+  any registered player in their own tournaments. Each player remembers who added them
+  (``created_by``). A director sees the email, phone and notes only of the players they
+  added, may edit only those players, and even then may not change the name, club id or
+  rating of one entered in a tournament they do not direct: those show on another
+  director's pages and seeding, so that change is refused, naming the tournament;
+* a **registrar** (``manage_registry``: ``manage.py registrar USERNAME``, or the admin)
+  sees every player's contact details and edits any player. A registrar who is not a
+  director keeps the registry but directs no tournament.
+
+Every registry write is audited. An edit writes one registry row (tournament empty, the
+full before and after, shown on the player's page to those who may edit the player) and
+one row in the log of every tournament the player is entered in, so that tournament's
+audit page shows it; there the private fields appear only as changed, never their values.
+
+The checks live in :mod:`tournaments.permissions`; the views apply them (registry list and
+search, edit, CSV import, registration's search, the archive download). The one rule this
+module enforces itself is the rename rule, which depends on the tournaments the player is
+entered in as the edit is saved.
 
 What this module does not do: register players in a tournament (see
-:mod:`tournaments.registration`) or check permissions (views do).
+:mod:`tournaments.registration`).
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import audit
-from .models import Player
+from .models import Player, Tournament
+from .permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
+from .player_csv import (
+    CSV_COLUMNS,
+    MAX_CSV_BYTES,
+    MAX_CSV_ROWS,
+    PLAYER_FIELDS,
+    ImportResult,
+    decode_csv,
+    import_players_csv,
+)
 
-PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
-CSV_COLUMNS = PLAYER_FIELDS
-MAX_CSV_BYTES = 1_000_000
-MAX_CSV_ROWS = 5_000
+__all__ = [
+    "CSV_COLUMNS",
+    "MAX_CSV_BYTES",
+    "MAX_CSV_ROWS",
+    "PLAYER_FIELDS",
+    "PRIVATE_FIELDS",
+    "SHARED_FIELDS",
+    "ImportResult",
+    "create_player",
+    "decode_csv",
+    "import_players_csv",
+    "set_registrar",
+    "update_player",
+]
+
+# What every director sees of a player (registration, seeding), and what only registrars
+# and the player's own director see.
+SHARED_FIELDS = ("name", "club_id", "rating")
+PRIVATE_FIELDS = ("email", "phone", "notes")
+HIDDEN = "•••"  # a private value in a tournament's log: changed, but not shown
+REGISTRAR_CODENAME = REGISTRAR_PERMISSION.split(".")[1]
 
 
 def create_player(*, data: dict[str, Any], user: Any) -> Player:
-    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``)."""
+    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``), added by
+    ``user``."""
     with transaction.atomic():
         player = Player(**{name: data.get(name) for name in PLAYER_FIELDS if name in data})
+        if getattr(user, "is_authenticated", False):
+            player.created_by = user
         player.full_clean()
         player.save()
         audit.record(
@@ -45,230 +96,90 @@ def create_player(*, data: dict[str, Any], user: Any) -> Player:
 
 
 def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
+    """Save the changes in ``data``; audit them in the registry and in every tournament
+    the player is entered in. Refused (ValidationError, nothing saved) when ``user`` is no
+    registrar and changes what other directors see of a player in their tournaments.
+    ``player`` itself is left as it was; the saved player is returned."""
     with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
         before = audit.snapshot(player, PLAYER_FIELDS)
         for name in PLAYER_FIELDS:
             if name in data:
                 setattr(player, name, data[name])
         player.full_clean()
-        player.save()
         old, new = audit.changes(before, audit.snapshot(player, PLAYER_FIELDS))
-        if new:
+        if not new:
+            return player
+        tournaments = list(
+            Tournament.objects.filter(entries__player=player).distinct().order_by("date", "pk")
+        )
+        if not is_registrar(user) and any(name in SHARED_FIELDS for name in new):
+            _refuse_in_foreign_tournaments(player, before, user, tournaments)
+        player.save()
+        audit.record(
+            tournament=None,
+            action="player edited",
+            obj=player,
+            before=old,
+            after=new,
+            user=user,
+        )
+        for tournament in tournaments:
             audit.record(
-                tournament=None,
+                tournament=tournament,
                 action="player edited",
                 obj=player,
-                before=old,
-                after=new,
+                before=_shown(old),
+                after=_shown(new),
                 user=user,
             )
     return player
 
 
-# -- CSV import ------------------------------------------------------------------------------
-
-
-@dataclass
-class ImportResult:
-    """``errors`` are (line number, message) pairs; ``players`` are saved only when there
-    are no errors."""
-
-    errors: list[tuple[int, str]] = field(default_factory=list)
-    players: list[Player] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-def _name_email(name: str, email: str) -> tuple[str, str]:
-    return (name.strip().lower(), email.strip().lower())
-
-
-def decode_csv(raw: bytes) -> str:
-    """Text of an uploaded file: UTF-8 (with or without a byte-order mark)."""
-    if len(raw) > MAX_CSV_BYTES:
+def _refuse_in_foreign_tournaments(
+    player: Player, before: dict[str, Any], user: Any, tournaments: list[Tournament]
+) -> None:
+    foreign = [t for t in tournaments if not can_direct(user, t)]
+    if foreign:
         raise ValidationError(
-            _("The file is too large (at most %(size)d kB).") % {"size": MAX_CSV_BYTES // 1000}
-        )
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValidationError(
-            _("The file is not UTF-8 text. Save it as “CSV UTF-8” and try again.")
-        ) from error
-
-
-def import_players_csv(*, text: str, user: Any) -> ImportResult:
-    """Validate every row, then save them all, or none if any row is bad."""
-    result = ImportResult()
-    reader = csv.reader(io.StringIO(text, newline=""))
-    columns = _read_header(reader, result)
-    if columns is None:
-        return result
-    candidates = _read_rows(reader, columns, result)
-    _check_against_registry(candidates, result)
-    if not candidates and not result.errors:
-        result.errors.append((1, _("The file has a header line but no players.")))
-    if result.errors:
-        result.errors.sort(key=lambda item: item[0])
-        return result
-    _save_players(candidates, result, user)
-    return result
-
-
-def _read_header(reader: Any, result: ImportResult) -> list[str] | None:
-    """The columns the first line names, or None (and the error in ``result``) if it is
-    unreadable, empty or names an unknown or repeated column."""
-    try:
-        header = next(reader, None)
-    except csv.Error as error:
-        result.errors.append(
-            (1, _("This is not a readable CSV file (%(problem)s).") % {"problem": error})
-        )
-        return None
-    if header is None or not any(cell.strip() for cell in header):
-        result.errors.append((1, _("The file is empty. The first line must name the columns.")))
-        return None
-    columns = [cell.strip().lower() for cell in header]
-    unknown = [c for c in columns if c not in CSV_COLUMNS]
-    if unknown or "name" not in columns or len(set(columns)) != len(columns):
-        result.errors.append(
-            (
-                1,
-                _("The first line must name the columns, among: %(columns)s (name is required).")
-                % {"columns": ", ".join(CSV_COLUMNS)},
+            _(
+                "Only a registrar can change the name, club id or rating of %(player)s: "
+                "they are entered in %(tournaments)s, which you do not direct."
             )
+            % {
+                "player": before["name"],
+                "tournaments": ", ".join(f"“{t.name}”" for t in foreign),
+            }
         )
-        return None
-    return columns
 
 
-def _read_rows(reader: Any, columns: list[str], result: ImportResult) -> list[tuple[int, Player]]:
-    """The players on the lines after the header, each with its line number; every bad
-    line goes into ``result.errors``."""
-    from .forms import PlayerRowForm  # the same fields as the add-player form
+def _shown(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` as a tournament's log shows them: private ones only as changed."""
+    return {name: HIDDEN if name in PRIVATE_FIELDS else value for name, value in values.items()}
 
-    seen_club: dict[str, int] = {}
-    seen_name: dict[tuple[str, str], int] = {}
-    candidates: list[tuple[int, Player]] = []
-    line = 1
-    try:
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(candidates) + len(result.errors) >= MAX_CSV_ROWS:
-                result.errors.append(
-                    (
-                        line,
-                        _("Too many rows: import at most %(count)d at a time.")
-                        % {"count": MAX_CSV_ROWS},
-                    )
-                )
-                break
-            if len(row) != len(columns):
-                result.errors.append(
-                    (
-                        line,
-                        _("Expected %(expected)d columns, found %(found)d.")
-                        % {"expected": len(columns), "found": len(row)},
-                    )
-                )
-                continue
-            data = {column: value.strip() for column, value in zip(columns, row, strict=True)}
-            form = PlayerRowForm(data={name: data.get(name, "") for name in PLAYER_FIELDS})
-            if not form.is_valid():
-                result.errors.append((line, _describe_form_errors(form)))
-                continue
-            cleaned = form.cleaned_data
-            key = _name_email(cleaned["name"], cleaned["email"])
-            duplicate = _duplicate_in_file(cleaned["club_id"], key, seen_club, seen_name)
-            if duplicate:
-                result.errors.append((line, duplicate))
-            if cleaned["club_id"]:
-                seen_club.setdefault(cleaned["club_id"], line)
-            seen_name.setdefault(key, line)
-            candidates.append((line, Player(**{n: cleaned[n] for n in PLAYER_FIELDS})))
-    except csv.Error as error:
-        result.errors.append(
-            (line + 1, _("This line cannot be read as CSV (%(problem)s).") % {"problem": error})
+
+def set_registrar(*, account: Any, registrar: bool, user: Any = None, via: str = "") -> bool:
+    """Give ``account`` the registrar role or take it away (a superuser keeps it anyway).
+    Returns whether anything changed; a change is audited in the registry's log."""
+    from django.contrib.auth.models import Permission
+
+    permission = Permission.objects.get(
+        content_type__app_label="tournaments", codename=REGISTRAR_CODENAME
+    )
+    with transaction.atomic():
+        held = account.user_permissions.filter(pk=permission.pk).exists()
+        if held == registrar:
+            return False
+        if registrar:
+            account.user_permissions.add(permission)
+        else:
+            account.user_permissions.remove(permission)
+        audit.record(
+            tournament=None,
+            action="registrar added" if registrar else "registrar removed",
+            obj=account,
+            after={"user": account.get_username()},
+            user=user,
+            via=via,
         )
-    return candidates
-
-
-def _duplicate_in_file(
-    club_id: str,
-    key: tuple[str, str],
-    seen_club: dict[str, int],
-    seen_name: dict[tuple[str, str], int],
-) -> str | None:
-    """The error for a row whose club id or name and email an earlier line already has."""
-    problems = []
-    if club_id and club_id in seen_club:
-        problems.append(
-            _("club id %(club_id)s is also on line %(line)d")
-            % {"club_id": club_id, "line": seen_club[club_id]}
-        )
-    if key in seen_name:
-        problems.append(
-            _("the same name and email are also on line %(line)d") % {"line": seen_name[key]}
-        )
-    if problems:
-        return _("Duplicate: %(problems)s.") % {"problems": "; ".join(problems)}
-    return None
-
-
-def _save_players(candidates: list[tuple[int, Player]], result: ImportResult, user: Any) -> None:
-    """Save the checked players together into ``result.players``, or report that the
-    registry changed meanwhile."""
-    try:
-        with transaction.atomic():
-            players = Player.objects.bulk_create([player for _line, player in candidates])
-            audit.record(
-                tournament=None,
-                action="players imported",
-                after={"count": len(players), "names": [p.name for p in players][:200]},
-                user=user,
-            )
-    except IntegrityError:
-        # Someone registered one of these players while the file was being checked.
-        result.errors.append((1, _("Another change to the registry got in first; try again.")))
-        return
-    result.players = players
-
-
-def _check_against_registry(candidates: list[tuple[int, Player]], result: ImportResult) -> None:
-    # Compared in Python: SQLite's LOWER() only folds ASCII, and a club registry is small.
-    registered_club: dict[str, str] = {}
-    registered_name: set[tuple[str, str]] = set()
-    for name, email, club_id in Player.objects.values_list("name", "email", "club_id"):
-        if club_id:
-            registered_club[club_id] = name
-        registered_name.add(_name_email(name, email))
-    for line, player in candidates:
-        if player.club_id in registered_club:
-            result.errors.append(
-                (
-                    line,
-                    _("Duplicate: club id %(club_id)s is already registered to %(name)s.")
-                    % {"club_id": player.club_id, "name": registered_club[player.club_id]},
-                )
-            )
-        elif _name_email(player.name, player.email) in registered_name:
-            result.errors.append(
-                (
-                    line,
-                    _("Duplicate: %(name)s with this email is already registered.")
-                    % {"name": player.name},
-                )
-            )
-
-
-def _describe_form_errors(form: Any) -> str:
-    parts = []
-    for name, errors in form.errors.items():
-        label = form.fields[name].label if name in form.fields else ""
-        text = " ".join(str(e) for e in errors)
-        parts.append(f"{label}: {text}" if label else text)
-    return " ".join(parts)
+    return True

@@ -2,7 +2,9 @@
 visitors (login redirect), another director, and scorekeepers (403), and changes nothing.
 
 Club-wide registry URLs are for any director, so there "another director" is allowed by
-design; they are checked against anonymous visitors and non-director accounts.
+design; they are checked against anonymous visitors and non-director accounts. Editing one
+player is for a registrar or the director who added that player (more in
+test_registry_roles.py).
 """
 
 from __future__ import annotations
@@ -199,6 +201,15 @@ def test_registry_pages_need_a_director(client, world):
         for who in ("anonymous", "elsewhere", "keeper"):
             assert_refused(as_(client, world, who).get(url), who)
     assert_refused(as_(client, world, "keeper").get(reverse("tournaments:player-list")), "keeper")
+
+
+def test_a_player_is_edited_only_by_a_registrar_or_whoever_added_them(client, world):
+    url = reverse("tournaments:player-edit", kwargs={"player_id": world["player"].pk})
+    before = state()
+    for who in ("owner", "other"):
+        assert_refused(as_(client, world, who).get(url), who)
+        assert_refused(as_(client, world, who).post(url, {"name": "Renamed"}), who)
+        assert state() == before, who
 
 
 def test_writes_need_post(client, world):

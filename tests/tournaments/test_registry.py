@@ -99,9 +99,9 @@ def test_quoted_fields_and_multiline_notes_keep_line_numbers_right():
     assert [line for line, _m in result.errors] == [5]
 
 
-def test_decode_refuses_non_utf8_and_huge_files():
-    with pytest.raises(ValidationError, match="UTF-8"):
-        registry.decode_csv("name\nJosé\n".encode("latin-1"))
+def test_decode_reads_windows_latin_and_refuses_huge_files():
+    # Windows Latin-1 is what a Spanish Excel writes (more in test_player_csv.py).
+    assert registry.decode_csv("name\nJosé\n".encode("latin-1")) == "name\nJosé\n"
     with pytest.raises(ValidationError, match="too large"):
         registry.decode_csv(b"x" * (registry.MAX_CSV_BYTES + 1))
 
@@ -111,7 +111,8 @@ def test_decode_refuses_non_utf8_and_huge_files():
 
 @pytest.fixture
 def director_client(client):
-    client.force_login(make_director())
+    client.director = make_director()
+    client.force_login(client.director)
     return client
 
 
@@ -132,14 +133,27 @@ def test_import_page_reports_lines(director_client):
     assert '<td class="num">2</td>' in body
     assert Player.objects.count() == 0
     response = upload(director_client, b"name,email\nAna,\nBen,\n")
+    assert response.status_code == 200  # the preview: nothing saved until confirmed
+    assert Player.objects.count() == 0
+    confirm = {"confirm": response.context["confirm"]}
+    response = director_client.post(reverse("tournaments:player-import"), confirm)
     assert response.status_code == 302
     assert Player.objects.count() == 2
 
 
-def test_import_page_refuses_binary(director_client):
-    response = upload(director_client, b"\xff\xfe\x00garbage")
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"\xff\xfe\x00garbage", "must name the columns"),  # a UTF-16 mark, then nonsense
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file"),
+    ],
+    ids=["bom-then-garbage", "png"],
+)
+def test_import_page_refuses_binary(director_client, raw, reason):
+    response = upload(director_client, raw)
     assert response.status_code == 200
-    assert "UTF-8" in response.content.decode()
+    assert reason in response.content.decode()
+    assert "confirm" not in response.context
     assert Player.objects.count() == 0
 
 
@@ -186,3 +200,45 @@ def test_player_search(director_client, htmx):
     assert ("<html" in body) is not htmx
     assert body.lstrip().startswith('<section id="player-list"') is htmx
     assert "HX-Request" in response["Vary"]
+
+
+# -- the rating's range ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rating", ["99999999999", "4001", "-1"], ids=["huge", "over", "negative"])
+def test_a_rating_out_of_range_is_refused_by_the_forms(director_client, rating):
+    ana = make_player(name="Ana", rating=1500, created_by=director_client.director)
+    response = director_client.post(
+        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+    )
+    assert response.status_code == 200
+    assert "A rating is a whole number from 0 to 4000." in response.content.decode()
+    response = director_client.post(
+        reverse("tournaments:player-edit", args=[ana.pk]), {"name": "Ana", "rating": rating}
+    )
+    assert response.status_code == 200
+    assert "A rating is a whole number from 0 to 4000." in response.content.decode()
+    assert list(Player.objects.values_list("name", "rating")) == [("Ana", 1500)]
+    assert not AuditEntry.objects.exists()
+
+
+@pytest.mark.parametrize("rating", ["0", "4000"])
+def test_the_rating_range_includes_its_ends(director_client, rating):
+    response = director_client.post(
+        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+    )
+    assert response.status_code == 302
+    assert Player.objects.get().rating == int(rating)
+
+
+def test_a_rating_out_of_range_is_refused_by_the_csv_import_by_line():
+    result = run_import("name,rating\nAna,1500\nBen,99999999999\nCy,-5\n")
+    assert [line for line, _m in result.errors] == [3, 4]
+    assert all("from 0 to 4000" in message for _line, message in result.errors)
+    assert Player.objects.count() == 0
+
+
+def test_the_model_refuses_a_rating_out_of_range():
+    with pytest.raises(ValidationError, match="4000"):
+        registry.create_player(data={"name": "Ana", "rating": 99_999_999_999}, user=None)
+    assert Player.objects.count() == 0

@@ -22,6 +22,8 @@ ACTION_LABELS = {
     "player added": _("player added"),
     "player edited": _("player edited"),
     "players imported": _("players imported"),
+    "registrar added": _("registrar role given"),
+    "registrar removed": _("registrar role taken away"),
     "entry added": _("player entered"),
     "entry removed": _("entry removed"),
     "entry withdrawn": _("player withdrawn"),

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+# A club rating (Elo-like): anything outside this is a typo, not a strong player.
+RATING_MIN = 0
+RATING_MAX = 4000
+
 
 class Player(models.Model):
-    """A club member or guest. Email and phone are private: never shown on public pages.
+    """A club member or guest. Email, phone and notes are private: never shown on public
+    pages, and among directors only to registrars and to whoever added the player (see
+    :mod:`tournaments.registry`).
 
     Two rows are the same person when they share a club id, or the same name and email
     (compared case-insensitively; a blank email counts as a value, so a second
@@ -19,8 +27,25 @@ class Player(models.Model):
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     club_id = models.CharField(_("club id"), max_length=40, blank=True)
-    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    rating = models.IntegerField(
+        _("rating"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(RATING_MIN), MaxValueValidator(RATING_MAX)],
+    )
     notes = models.TextField(_("notes"), blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("added by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_(
+            "Empty for players registered before the registry had owners, or restored "
+            "from an archive."
+        ),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -28,6 +53,9 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["name", "pk"]
+        permissions = [
+            ("manage_registry", _("Can edit every player and see contact details (registrar)"))
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["club_id"],

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from ..models import Tournament
-from ..permissions import is_director
+from ..permissions import is_director, is_registrar
 from .base import (
     _login_redirect,
     page,
@@ -45,5 +45,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         .order_by("-date", "name"),
         "scorekeeping": scorekeeping.order_by("-date", "name"),
         "is_director": is_director(user),
+        "is_registrar": is_registrar(user),
     }
     return page(request, "tournaments/dashboard.html", context)

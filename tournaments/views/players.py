@@ -1,11 +1,16 @@
-"""The club's player registry: list, search, add, edit, CSV import."""
+"""The club's player registry: list, search, add, edit, CSV import.
+
+Who sees and changes what is :mod:`tournaments.registry`'s ownership model: every view
+here applies it (contact details and the email search only for the players the user owns,
+editing only those), whatever the page shows.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
@@ -13,47 +18,58 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import registry
+from .. import player_csv, registry
 from ..forms import (
     PlayerForm,
     PlayerImportForm,
     PlayerSearchForm,
 )
-from ..models import Player
+from ..models import AuditEntry, Player
+from ..permissions import is_registrar, owns_player
 from .base import (
-    director_view,
+    message_text,
     page,
+    registry_view,
 )
 
 # -- player registry -------------------------------------------------------------------------
 
 
 def _player_page(request: HttpRequest) -> dict[str, Any]:
+    user = request.user
+    registrar = is_registrar(user)
     search = PlayerSearchForm(request.GET or None)
     players = Player.objects.all()
     query = ""
     if search.is_valid():
         query = search.cleaned_data["q"].strip()
     if query:
-        players = players.filter(
-            Q(name__icontains=query) | Q(email__icontains=query) | Q(club_id__icontains=query)
-        )
+        # An email is only searched where it may be read: the search is no way to test
+        # which player has an address.
+        by_email = Q(email__icontains=query)
+        if not registrar:
+            by_email &= Q(created_by=user)
+        players = players.filter(Q(name__icontains=query) | Q(club_id__icontains=query) | by_email)
     paginator = Paginator(players.order_by("name", "pk"), 50)
+    listed = paginator.get_page(request.GET.get("page"))
+    for player in listed:
+        player.owned = registrar or owns_player(user, player)
     return {
         "search": search,
         "query": query,
-        "players": paginator.get_page(request.GET.get("page")),
+        "players": listed,
+        "registrar": registrar,
     }
 
 
 @require_GET
-@director_view
+@registry_view
 def player_list(request: HttpRequest) -> HttpResponse:
     return page(request, "tournaments/players.html", _player_page(request), partial="player-list")
 
 
 @require_http_methods(["GET", "POST"])
-@director_view
+@registry_view
 def player_create(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -68,37 +84,64 @@ def player_create(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-@director_view
+@registry_view
 def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
+    if not owns_player(request.user, player):
+        raise PermissionDenied(
+            _("Only a registrar or the director who added this player can open or edit it.")
+        )
     form = PlayerForm(request.POST or None, instance=Player.objects.get(pk=player.pk))
     if request.method == "POST" and form.is_valid():
         try:
-            registry.update_player(player=player, data=form.cleaned_data, user=request.user)
+            saved = registry.update_player(player=player, data=form.cleaned_data, user=request.user)
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, _("%(name)s saved.") % {"name": player})
+            messages.success(request, _("%(name)s saved.") % {"name": saved})
             return redirect("tournaments:player-list")
-    return page(request, "tournaments/player_form.html", {"form": form, "player": player})
+    history = (
+        AuditEntry.objects.filter(tournament=None, object_type="player", object_id=str(player.pk))
+        .select_related("user")
+        .order_by("-at", "-pk")[:50]
+    )
+    context = {"form": form, "player": player, "history": history}
+    return page(request, "tournaments/player_form.html", context)
 
 
 @require_http_methods(["GET", "POST"])
-@director_view
+@registry_view
 def player_import(request: HttpRequest) -> HttpResponse:
+    """Upload, preview, confirm: a file is checked and shown; only the "import" button
+    under the preview saves it, exactly as shown."""
+    if request.method == "POST" and "confirm" in request.POST:
+        return _player_import_confirm(request)
     form = PlayerImportForm(request.POST or None, request.FILES or None)
-    result = None
+    context: dict[str, Any] = {"form": form, "result": None}
     if request.method == "POST" and form.is_valid():
         try:
-            text = registry.decode_csv(form.cleaned_data["file"].read())
+            text = player_csv.decode_csv(form.cleaned_data["file"].read())
         except ValidationError as error:
             form.add_error("file", error)
         else:
-            result = registry.import_players_csv(text=text, user=request.user)
+            context["result"] = result = player_csv.check_players_csv(text=text)
             if result.ok:
-                messages.success(
-                    request,
-                    _("Imported %(count)d players.") % {"count": len(result.players)},
-                )
-                return redirect("tournaments:player-list")
-    return page(request, "tournaments/player_import.html", {"form": form, "result": result})
+                context["confirm"] = player_csv.confirmation(text=text, user=request.user)
+    return page(request, "tournaments/player_import.html", context)
+
+
+def _player_import_confirm(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {"form": PlayerImportForm(), "result": None}
+    try:
+        text = player_csv.confirmed_text(token=request.POST["confirm"], user=request.user)
+    except ValidationError as error:
+        context["problem"] = message_text(error)
+    else:
+        result = player_csv.import_players_csv(text=text, user=request.user)
+        if result.ok:
+            messages.success(
+                request, _("Imported %(count)d players.") % {"count": len(result.players)}
+            )
+            return redirect("tournaments:player-list")
+        context["result"] = result
+    return page(request, "tournaments/player_import.html", context)

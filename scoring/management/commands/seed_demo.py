@@ -19,6 +19,7 @@ from scoring.demo import match_hands
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.registry import set_registrar
 
 USERNAME = "director"
 PASSWORD = "gin-rummy-demo"
@@ -32,11 +33,13 @@ NAMES = [
 
 def ensure_director(username: str, password: str) -> tuple[Any, bool]:
     """The account ``username``, made with ``password`` if it is new, allowed to create
-    tournaments; and whether it is new."""
+    tournaments; and whether it is new. A new one is the club's registrar too (the first
+    account of a venue laptop keeps the player registry)."""
     user, created = get_user_model().objects.get_or_create(username=username)
     if created:
         user.set_password(password)
         user.save()
+        set_registrar(account=user, registrar=True, via="first start")
     user.user_permissions.add(
         Permission.objects.get(content_type__app_label="tournaments", codename="add_tournament")
     )
