@@ -511,15 +511,27 @@ FINGERPRINTED = [
 
 def fingerprint() -> dict[str, tuple[int, str]]:
     """Each table's row count and a digest of its rows. Plain SQL: through the ORM this
-    costs ten times as much, and it runs after every one of some two thousand requests."""
-    prints = {}
+    costs ten times as much, and it runs twice around each of some two thousand requests.
+    PostgreSQL digests every table in one query, since there each query is a round trip."""
+    quote = connection.ops.quote_name
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                " UNION ALL ".join(
+                    f"SELECT %s, count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY"
+                    f" t::text), '')) FROM {quote(table)} t"
+                    for table in FINGERPRINTED
+                ),
+                FINGERPRINTED,
+            )
+            return {table: (count, digest) for table, count, digest in cursor.fetchall()}
+        prints = {}
         for table in FINGERPRINTED:
-            cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)} ORDER BY 1")
+            cursor.execute(f"SELECT * FROM {quote(table)} ORDER BY 1")
             rows = cursor.fetchall()
             digest = hashlib.blake2b(repr(rows).encode(), digest_size=8).hexdigest()
             prints[table] = (len(rows), digest)
-    return prints
+        return prints
 
 
 LOGIN_PAGES = ("/accounts/login/?next=", "/admin/login/?next=")
