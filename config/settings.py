@@ -241,9 +241,9 @@ else:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 # Content-Security-Policy (config/csp.py; the shape of Django 6.0's setting of the same
 # name). Everything comes from the site itself: no inline script or style (htmx's indicator
-# style is in site.css), no eval (htmx is told so), no framing. object-src is left to
-# default-src 'self' rather than 'none', so browsers' own PDF viewers keep showing the
-# scoresheets inline.
+# style is in site.css), no eval (htmx is told so), no framing. object-src stays at
+# default-src's 'self' rather than 'none': the scoresheets open inline in the browsers' own
+# PDF viewers (Chromium's was seen to show them either way; Safari's was not tried).
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
