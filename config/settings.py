@@ -112,6 +112,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -283,6 +284,19 @@ TRUSTED_PROXIES = trusted_proxies("DJANGO_TRUSTED_PROXIES")
 # Production hardening behind TLS; all of it is what `manage.py check --deploy` asks for.
 # The venue server speaks plain HTTP on the LAN, so it keeps only what works without TLS.
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (config/csp.py; the shape of Django 6.0's setting of the same
+# name). Everything comes from the site itself: no inline script or style (htmx's indicator
+# style is in site.css), no eval (htmx is told so), no framing. object-src stays at
+# default-src's 'self' rather than 'none': the scoresheets open inline in the browsers' own
+# PDF viewers (Chromium's was seen to show them either way; Safari's was not tried).
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
 if not DEBUG and not VENUE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

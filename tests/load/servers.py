@@ -1,8 +1,9 @@
 """The processes a load test starts: gunicorn or the venue server on loopback, a
 throwaway PostgreSQL 15, and a throwaway Redis.
 
-Both are context managers that stop what they started (by its process id, never by
-name) on the way out, also after an error or an interrupt.
+The context managers stop what they started (by its process id, never by name) on the
+way out, also after an error or an interrupt. ``start_venue`` and ``start_gunicorn`` hand
+the process itself to the caller: the fault test kills and restarts it.
 """
 
 from __future__ import annotations
@@ -66,11 +67,33 @@ def gunicorn(
     access_log: Path | None = None,
     timeout: float = 60.0,
 ) -> Iterator[str]:
-    """gunicorn serving the site on 127.0.0.1 at a free port; yields its base URL.
+    """:func:`start_gunicorn` as a context manager: yields the URL, stops gunicorn after."""
+    process, base = start_gunicorn(
+        env, workers=workers, threads=threads, log=log, access_log=access_log, timeout=timeout
+    )
+    try:
+        yield base
+    finally:
+        stop(process)
+
+
+def start_gunicorn(
+    env: dict[str, str],
+    *,
+    workers: int,
+    threads: int,
+    log: Path,
+    access_log: Path | None = None,
+    timeout: float = 60.0,
+    port: int = 0,
+) -> tuple[subprocess.Popen, str]:
+    """gunicorn serving the site on 127.0.0.1 at ``port`` (a free one by default), and
+    wait until it answers; returns the process (a group of its own: the master and its
+    workers) and its base URL.
 
     With ``access_log`` every request is logged as "<microseconds> <status> <method>
     <path>": the time gunicorn spent on it, without the wait for a free worker."""
-    port = free_port()
+    port = port or free_port()
     command = [
         sys.executable,
         "-m",
@@ -93,11 +116,7 @@ def gunicorn(
     ]
     if access_log is not None:
         command += ["--access-logfile", str(access_log), "--access-logformat", ACCESS_FORMAT]
-    process, base = _spawn(command, env, log, port)
-    try:
-        yield base
-    finally:
-        stop(process)
+    return _spawn(command, env, log, port)
 
 
 def start_venue(

@@ -1,0 +1,676 @@
+"""The permission matrix, generated from the URL resolver (SPEC 5).
+
+Every URL pattern Django can resolve is requested by every kind of visitor, with GET and
+with POST, and the database is fingerprinted (each table's row count and a hash of its
+rows) before and after each request. What each visitor must get, and whether the request
+may change the database, is written once in ``EXPECTED`` below; a pattern the resolver
+knows and the table does not (a new URL) fails :func:`test_every_url_has_an_expectation`,
+so no new URL escapes the matrix. Django admin's own URLs follow their kind (list, add,
+change, delete, history…) in ``ADMIN_EXPECTED``: none of these visitors is staff.
+
+The visitors (one column each, in this order):
+
+- ``anon``: nobody, no cookies;
+- ``table``: the players at a table, holding its table link and nothing else (on the
+  ``/table/<token>/…`` URLs the token of the match the URL is about; elsewhere they are as
+  anonymous as anybody);
+- ``revoked``: a table link the director has switched off;
+- ``norole``: a signed-in account with no role anywhere;
+- ``okeep``: the scorekeeper of another director's tournament;
+- ``odir``: another director (may create tournaments, directs another one, not this one);
+- ``codir``: a co-director of the director's tournaments;
+- ``keeper``: the scorekeeper of the director's tournaments;
+- ``dir``: the director who owns them.
+
+Visitors without a table link who open a ``/table/<token>/…`` URL can only guess a token.
+
+Every request runs in a savepoint that is rolled back afterwards, so each one meets the
+same world and a write by one cell never hides a missing check in the next. POSTs carry
+plausible form data (a valid hand, a real entry, a username to add…), so that a missing
+permission check would really write. The sessions table is left out of the fingerprint:
+logging out deletes a session row, which is not a write to the site's data.
+
+:func:`test_csrf_is_required_for_every_post` then POSTs to every pattern again with
+Django's CSRF checks on, as the visitor the table lets write there: without a token the
+request is refused (403, the CSRF failure page) and changes nothing; with one it does
+exactly what the matrix says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+
+from scoring import services as scoring_services
+from tests.factories import (
+    PASSWORD,
+    make_bracket,
+    make_director,
+    make_entries,
+    make_player,
+    make_tournament,
+    make_user,
+)
+from tests.scoring.helpers import gin, knock, play, win_games
+from tournaments.models import Entry, Match, Player, Tournament
+
+ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
+METHODS = ("GET", "POST")
+GUESSED_TOKEN = "guessed-not-a-real-table-link-token"
+
+
+# -- the URL patterns, from the resolver -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    route: str
+    """The full route, as ``ResolverMatch.route`` gives it."""
+    name: str | None
+    """``namespace:name``, or None for an unnamed pattern."""
+    arguments: tuple[str, ...]
+    regex: bool
+
+    @property
+    def key(self) -> str:
+        return self.name or self.route
+
+    @property
+    def group(self) -> str:
+        """Which test runs it: the namespace, else "site"."""
+        if self.route.startswith("admin/"):
+            return "admin"
+        return self.name.split(":")[0] if self.name and ":" in self.name else "site"
+
+
+ROUTE_ARGUMENT = re.compile(r"<(?:[^>:]+:)?([^>]+)>")
+REGEX_ARGUMENT = re.compile(r"\(\?P<(\w+)>[^)]*\)")
+
+
+def walk(
+    patterns: list[Any], prefix: str = "", namespace: str = "", regex: bool = False
+) -> Iterator[Pattern]:
+    """Every URLPattern under ``patterns``, through every include, with its full route."""
+    for entry in patterns:
+        is_regex = regex or not hasattr(entry.pattern, "_route")
+        # Joined as ResolverMatch.route joins them: a nested regex loses its leading ^.
+        route = prefix + str(entry.pattern).removeprefix("^" if prefix else "")
+        if isinstance(entry, URLResolver):
+            inner = namespace
+            if entry.namespace:
+                inner = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+            yield from walk(entry.url_patterns, route, inner, is_regex)
+        elif isinstance(entry, URLPattern):
+            name = f"{namespace}:{entry.name}" if namespace and entry.name else entry.name
+            arguments = tuple(
+                REGEX_ARGUMENT.findall(route) if is_regex else ROUTE_ARGUMENT.findall(route)
+            )
+            yield Pattern(route, name, arguments, is_regex)
+
+
+def all_patterns() -> list[Pattern]:
+    return list(walk(get_resolver().url_patterns))
+
+
+def build_path(pattern: Pattern, kwargs: dict[str, str]) -> str:
+    """The path of ``pattern`` with ``kwargs`` filled in, checked by resolving it back."""
+    if pattern.regex:
+        path = REGEX_ARGUMENT.sub(lambda m: str(kwargs[m.group(1)]), pattern.route)
+        path = path.replace("^", "").replace("$", "")
+    else:
+        path = ROUTE_ARGUMENT.sub(lambda m: str(kwargs[m.group(1)]), pattern.route)
+    path = "/" + path
+    found = resolve(path)
+    assert found.route == pattern.route, f"{path} resolves to {found.route}, not {pattern.route}"
+    return path
+
+
+# -- what each visitor gets ------------------------------------------------------------------
+# One row per method, one cell per visitor in ROLES order. A cell is the status code, or
+# "login" for a redirect to a log-in page; "w" after it means the request changed the
+# database ("302w": redirected after writing). Every other cell must leave it as it was.
+# fmt: off
+#                        anon  table revoked norole okeep odir  codir keeper dir
+ALL_200 =               "200   200   200     200    200   200   200   200    200"
+ALL_302 =               "302   302   302     302    302   302   302   302    302"
+ALL_405 =               "405   405   405     405    405   405   405   405    405"
+SIGNED_IN =             "login login login   200    200   200   200   200    200"
+# The club's registry and new tournaments: any director.
+DIRECTORS =             "login login login   403    403   200   200   403    200"
+DIRECTORS_WRITE =       "login login login   403    403   302w  302w  403    302w"
+# One tournament's screens: its owner and co-directors.
+ITS_DIRECTORS =         "login login login   403    403   403   200   403    200"
+ITS_DIRECTORS_WRITE =   "login login login   403    403   403   302w  403    302w"
+# A match page's entry, preview and corrections: its directors and scorekeepers.
+SCORERS =               "403   403   403     403    403   403   200   200    200"
+SCORERS_WRITE =         "403   403   403     403    403   403   302w  302w   302w"
+# Confirming a result, switching a table link off: directors only, on the match page.
+MATCH_DIRECTORS_WRITE = "403   403   403     403    403   403   302w  403    302w"
+# /table/<token>/…: the link's holders; a switched-off link is gone, a guessed one unknown.
+TABLE =                 "404   200   410     404    404   404   404   404    404"
+TABLE_WRITE =           "404   302w  410     404    404   404   404   404    404"
+# fmt: on
+
+PUBLIC_PAGE = (ALL_200, ALL_405)
+DIRECTORS_PAGE = (DIRECTORS, ALL_405)
+ITS_DIRECTORS_PAGE = (ITS_DIRECTORS, ALL_405)
+ITS_DIRECTORS_ACTION = (ALL_405, ITS_DIRECTORS_WRITE)
+
+EXPECTED: dict[str, tuple[str, str]] = {
+    # (GET, POST)
+    "home": PUBLIC_PAGE,
+    "login": (ALL_200, ALL_200),  # a wrong password: the form again
+    "logout": (ALL_405, ALL_302),
+    "set_language": (ALL_302, ALL_302),  # a cookie, no row
+    "public:tournament": PUBLIC_PAGE,
+    "public:standings-json": PUBLIC_PAGE,
+    "public:display": PUBLIC_PAGE,
+    "scoring:match-sheet": PUBLIC_PAGE,
+    "scoring:match-entry": PUBLIC_PAGE,
+    "scoring:hand-create": (ALL_405, SCORERS_WRITE),
+    "scoring:hand-preview": (SCORERS, SCORERS),
+    "scoring:hand-edit": (SCORERS, SCORERS_WRITE),
+    "scoring:hand-delete": (SCORERS, SCORERS_WRITE),
+    "scoring:match-confirm": (ALL_405, MATCH_DIRECTORS_WRITE),
+    "scoring:table-link": (ALL_405, MATCH_DIRECTORS_WRITE),
+    "scoring:table-match-sheet": (TABLE, ALL_405),
+    "scoring:table-match-entry": (TABLE, ALL_405),
+    "scoring:table-hand-create": (ALL_405, TABLE_WRITE),
+    "scoring:table-hand-preview": (TABLE, TABLE),
+    "scoring:table-hand-edit": (TABLE, TABLE_WRITE),
+    "scoring:table-hand-delete": (TABLE, TABLE_WRITE),
+    "scoring:table-match-confirm": (ALL_405, TABLE_WRITE),
+    "tournaments:dashboard": (SIGNED_IN, ALL_405),
+    "tournaments:player-list": DIRECTORS_PAGE,
+    "tournaments:player-create": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:player-edit": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:player-import": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:tournament-create": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:rules-summary": DIRECTORS_PAGE,
+    "tournaments:tournament-setup": (ITS_DIRECTORS, ITS_DIRECTORS_WRITE),
+    "tournaments:tournament-status": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-list": ITS_DIRECTORS_PAGE,
+    "tournaments:entry-add": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-new": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-seed-by-rating": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-seed": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-flag": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-withdraw": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-reinstate": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-remove": ITS_DIRECTORS_ACTION,
+    "tournaments:bracket": ITS_DIRECTORS_PAGE,
+    "tournaments:bracket-generate": ITS_DIRECTORS_ACTION,
+    "tournaments:bracket-clear": ITS_DIRECTORS_ACTION,
+    "tournaments:round-control": ITS_DIRECTORS_PAGE,
+    "tournaments:tables-assign": ITS_DIRECTORS_ACTION,
+    "tournaments:match-confirm": ITS_DIRECTORS_ACTION,
+    "tournaments:match-walkover": ITS_DIRECTORS_ACTION,
+    "tournaments:roles": ITS_DIRECTORS_PAGE,
+    "tournaments:role-add": ITS_DIRECTORS_ACTION,
+    "tournaments:role-remove": ITS_DIRECTORS_ACTION,
+    "tournaments:audit-log": ITS_DIRECTORS_PAGE,
+    "printing:match-scoresheet": PUBLIC_PAGE,  # the QR code only for its directors
+    "printing:round-scoresheets": ITS_DIRECTORS_PAGE,  # every table link of a round
+    "printing:bracket-pdf": PUBLIC_PAGE,
+    "printing:standings-pdf": PUBLIC_PAGE,
+    "archive:tournament-export": ITS_DIRECTORS_PAGE,
+}
+
+# Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
+# one of them to its log-in page, which refuses the director's right password too.
+ADMIN_LOGIN = " ".join(["login"] * 9)
+ADMIN_SITE = {"index", "password_change", "password_change_done", "autocomplete"}
+ADMIN_SITE |= {"jsi18n", "view_on_site", "app_list"}
+ADMIN_MODEL = ("_changelist", "_add", "_change", "_delete", "_history", "_password_change")
+
+
+def admin_expected(pattern: Pattern) -> tuple[str, str] | None:
+    key = pattern.key
+    if key == "admin:login":
+        return (ALL_200, ALL_200)
+    if key == "admin:logout":  # to the admin's index, which sends them on to log in
+        return (ALL_302, ALL_302)
+    name = key.removeprefix("admin:")
+    if name in ADMIN_SITE or (key.startswith("admin:") and name.endswith(ADMIN_MODEL)):
+        return (ADMIN_LOGIN, ADMIN_LOGIN)
+    # Unnamed: the old object URL (redirects to its change page) and the catch-all.
+    if pattern.name is None and (key.endswith("/<path:object_id>/") or key == "admin/(?P<url>.*)$"):
+        return (ADMIN_LOGIN, ADMIN_LOGIN)
+    return None
+
+
+def expected(pattern: Pattern) -> tuple[list[str], list[str]] | None:
+    rows = admin_expected(pattern) if pattern.group == "admin" else EXPECTED.get(pattern.key)
+    if rows is None:
+        return None
+    return rows[0].split(), rows[1].split()
+
+
+# -- the world -------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    users: dict[str, Any]
+    running: Tournament
+    """The director's running tournament: the URLs' default target."""
+    registering: Tournament
+    """The director's tournament still taking entries (registration URLs)."""
+    drawn: Tournament
+    """The director's tournament with a bracket drawn, nothing played, a table to give."""
+    playing: Match
+    """In play with three hands (hand entry and corrections)."""
+    awaiting: Match
+    """Decided, waiting for the loser's confirmation."""
+    ready: Match
+    """Both players known, no hand yet (walkover)."""
+    revoked: Match
+    """Its table link switched off."""
+    entry: Entry
+    withdrawn: Entry
+    player: Player
+    """In the club registry, in no tournament."""
+    sessions: dict[str, str]
+
+
+def build_world() -> World:
+    director = make_director(username="dir")
+    co_director = make_director(username="codir")
+    keeper = make_user(username="keeper")
+    other_director = make_director(username="odir")
+    other_keeper = make_user(username="okeep")
+    nobody = make_user(username="norole")
+    staff = {"co_directors": (co_director,), "scorekeepers": (keeper,)}
+
+    running = make_bracket(
+        tournament=make_tournament(owner=director, name="Spring Open", **staff), players=8
+    )
+    first = list(running.matches.filter(round=1).order_by("position"))
+    playing, awaiting, ready, revoked = first
+    play(playing, [knock("A"), gin("B"), knock("B", deadwood=5, defender=12)], user=director)
+    play(awaiting, win_games("A", 3), user=director)
+    scoring_services.set_table_link(match=revoked, action="revoke", user=director)
+
+    registering = make_tournament(owner=director, name="Autumn Cup", **staff)
+    entries = make_entries(tournament=registering, count=4)
+    for rating, entry in enumerate(entries, start=1500):
+        Player.objects.filter(pk=entry.player_id).update(rating=rating)
+    withdrawn = make_entries(tournament=registering, count=1, seeded=False, withdrawn=True)[0]
+
+    drawn = make_bracket(
+        tournament=make_tournament(owner=director, name="Winter Cup", tables=1, **staff),
+        players=8,
+    )
+    Tournament.objects.filter(pk=drawn.pk).update(tables=4)  # three tables to give out
+
+    rival = make_bracket(
+        tournament=make_tournament(
+            owner=other_director, name="Rival Night", scorekeepers=(other_keeper,)
+        ),
+        players=4,
+    )
+    play(rival.matches.filter(round=1).first(), [knock("A")], user=other_director)
+    Group.objects.create(name="Helpers")
+
+    users = {
+        "norole": nobody,
+        "okeep": other_keeper,
+        "odir": other_director,
+        "codir": co_director,
+        "keeper": keeper,
+        "dir": director,
+    }
+    sessions = {}
+    for role, user in users.items():
+        client = Client()
+        client.force_login(user)
+        sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    for match in (playing, awaiting, ready, revoked):
+        match.refresh_from_db()
+    return World(
+        users=users,
+        running=running,
+        registering=registering,
+        drawn=drawn,
+        playing=playing,
+        awaiting=awaiting,
+        ready=ready,
+        revoked=revoked,
+        entry=entries[0],
+        withdrawn=withdrawn,
+        player=make_player(name="Registry Person"),
+        sessions=sessions,
+    )
+
+
+# -- which objects each URL is about, and what its POST sends -----------------------------------
+
+# The tournament a /t/<slug>/… URL is about, when not the running one.
+TOURNAMENT_OF = {
+    **{
+        f"tournaments:{name}": "registering"
+        for name in (
+            "tournament-setup",
+            "tournament-status",
+            "entry-list",
+            "entry-add",
+            "entry-new",
+            "entry-seed-by-rating",
+            "entry-seed",
+            "entry-flag",
+            "entry-withdraw",
+            "entry-reinstate",
+            "entry-remove",
+            "bracket-generate",
+        )
+    },
+    "tournaments:bracket-clear": "drawn",
+    "tournaments:tables-assign": "drawn",
+}
+# The match a match or table URL is about, when not the one in play.
+MATCH_OF = {
+    "scoring:match-confirm": "awaiting",
+    "scoring:table-match-confirm": "awaiting",
+    "tournaments:match-confirm": "awaiting",
+    "tournaments:match-walkover": "ready",
+}
+SETUP_FORM = {
+    "name": "Renamed by the matrix",
+    "date": "2030-01-01",
+    "tables": 3,
+    "page_size": "A4",
+    "language": "en",
+    "preset": "modern",
+    "bracket_kind": "round_robin",
+}
+A_HAND = {"number": 4, "kind": "knock", "by": "A", "deadwood": 3, "defender_deadwood": 40}
+HAND_THREE = {"number": 3, "kind": "knock", "by": "A", "deadwood": 1, "defender_deadwood": 20}
+
+
+def _csv() -> io.BytesIO:
+    upload = io.BytesIO(b"name,email\nImported Person,imported@example.com\n")
+    upload.name = "players.csv"
+    return upload
+
+
+def _admin_model(route: str) -> Any:
+    parts = route.split("/")
+    return apps.get_model(parts[1], parts[2])
+
+
+POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
+    "login": lambda w: {"username": "dir", "password": "not the password"},
+    "set_language": lambda w: {"language": "es", "next": "/"},
+    "admin:login": lambda w: {"username": "dir", "password": PASSWORD},
+    "scoring:hand-create": lambda w: A_HAND,
+    "scoring:table-hand-create": lambda w: A_HAND,
+    "scoring:hand-preview": lambda w: A_HAND,
+    "scoring:table-hand-preview": lambda w: A_HAND,
+    "scoring:hand-edit": lambda w: {**HAND_THREE, "confirm": "1"},
+    "scoring:table-hand-edit": lambda w: {**HAND_THREE, "confirm": "1"},
+    "scoring:table-link": lambda w: {"action": "revoke"},
+    "tournaments:player-create": lambda w: {"name": "Created by the matrix"},
+    "tournaments:player-edit": lambda w: {"name": "Edited by the matrix"},
+    "tournaments:player-import": lambda w: {"file": _csv()},
+    "tournaments:tournament-create": lambda w: SETUP_FORM,
+    "tournaments:tournament-setup": lambda w: SETUP_FORM,
+    "tournaments:tournament-status": lambda w: {"status": "draft"},
+    "tournaments:entry-add": lambda w: {"player": w.player.pk},
+    "tournaments:entry-new": lambda w: {"new-name": "New at the door"},
+    "tournaments:entry-seed": lambda w: {"seed": 9},
+    "tournaments:entry-flag": lambda w: {"value": "1"},
+    "tournaments:match-walkover": lambda w: {"winner_side": "B"},
+    "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
+    "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
+}
+
+
+def admin_post_data(pattern: Pattern, world: World) -> dict[str, Any]:
+    """Enough for the admin to act if it let a visitor in: confirm a delete, name a player."""
+    if pattern.key.endswith("_delete"):
+        return {"post": "yes"}
+    if pattern.key in ("admin:tournaments_player_add", "admin:tournaments_player_change"):
+        return {"name": "Admin-made", "email": "", "phone": "", "club_id": "", "notes": ""}
+    if pattern.key == "admin:auth_user_password_change":
+        return {"password1": "a-new-long-password-1", "password2": "a-new-long-password-1"}
+    return {}
+
+
+def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
+    tournament = getattr(world, TOURNAMENT_OF.get(pattern.key, "running"))
+    match = getattr(world, MATCH_OF.get(pattern.key, "playing"))
+    values: dict[str, Any] = {}
+    for argument in pattern.arguments:
+        if argument == "slug":
+            values[argument] = tournament.slug
+        elif argument == "match_id":
+            values[argument] = match.pk
+        elif argument == "token":
+            values[argument] = {"table": match.token, "revoked": world.revoked.token}.get(
+                role, GUESSED_TOKEN
+            )
+        elif argument == "number":
+            values[argument] = 1 if pattern.key == "printing:round-scoresheets" else 3
+        elif argument == "player_id":
+            values[argument] = world.player.pk
+        elif argument == "entry_id":
+            entry = world.withdrawn if pattern.key.endswith("entry-reinstate") else world.entry
+            values[argument] = entry.pk
+        elif argument == "field":
+            values[argument] = "paid"
+        elif argument == "object_id" and pattern.route.startswith("admin/r/"):
+            values[argument] = world.running.pk
+        elif argument == "content_type_id":
+            values[argument] = ContentType.objects.get_for_model(Tournament).pk
+        elif argument in ("object_id", "id"):
+            model = _admin_model(pattern.route)
+            values[argument] = model._default_manager.order_by("pk").first().pk
+        elif argument == "app_label":
+            values[argument] = "tournaments"
+        elif argument == "url":
+            values[argument] = "no-such-page/"
+        else:
+            raise AssertionError(
+                f"{pattern.key} takes <{argument}>, which the matrix does not know how to fill:"
+                " teach kwargs_for() about it"
+            )
+    return values
+
+
+def post_data(pattern: Pattern, world: World) -> dict[str, Any]:
+    if pattern.group == "admin":
+        return admin_post_data(pattern, world)
+    make = POST_DATA.get(pattern.key)
+    return make(world) if make else {}
+
+
+# -- one request, and the database around it --------------------------------------------------
+
+FINGERPRINTED = [
+    model._meta.db_table
+    for model in apps.get_models(include_auto_created=True)
+    if model is not Session and model._meta.managed and not model._meta.proxy
+]
+
+
+def fingerprint() -> dict[str, tuple[int, str]]:
+    """Each table's row count and a digest of its rows. Plain SQL: through the ORM this
+    costs ten times as much, and it runs twice around each of some two thousand requests.
+    PostgreSQL digests every table in one query, since there each query is a round trip."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                " UNION ALL ".join(
+                    f"SELECT %s, count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY"
+                    f" t::text), '')) FROM {quote(table)} t"
+                    for table in FINGERPRINTED
+                ),
+                FINGERPRINTED,
+            )
+            return {table: (count, digest) for table, count, digest in cursor.fetchall()}
+        prints = {}
+        for table in FINGERPRINTED:
+            cursor.execute(f"SELECT * FROM {quote(table)} ORDER BY 1")
+            rows = cursor.fetchall()
+            digest = hashlib.blake2b(repr(rows).encode(), digest_size=8).hexdigest()
+            prints[table] = (len(rows), digest)
+        return prints
+
+
+LOGIN_PAGES = ("/accounts/login/?next=", "/admin/login/?next=")
+
+
+@dataclass
+class Outcome:
+    status: int
+    changed: list[str]
+    """The tables whose rows the request changed."""
+    response: Any
+
+    @property
+    def cell(self) -> str:
+        location = self.response.headers.get("Location", "")
+        code = "login" if self.status == 302 and location.startswith(LOGIN_PAGES) else self.status
+        return f"{code}{'w' if self.changed else ''}"
+
+    def describe(self) -> str:
+        extra = f" (changed {', '.join(self.changed)})" if self.changed else ""
+        if getattr(self.response, "exc_info", None):
+            extra += f" (raised {self.response.exc_info[1]!r})"
+        return self.cell + extra
+
+
+def request(
+    pattern: Pattern, world: World, role: str, method: str, *, csrf: str | None = None
+) -> Outcome:
+    """``role`` requests ``pattern`` with ``method`` inside a savepoint, which is rolled
+    back after the database has been compared with what it was before. ``csrf``: run
+    Django's CSRF checks, sending this token ("" for none)."""
+    client = Client(enforce_csrf_checks=csrf is not None, raise_request_exception=False)
+    if role in world.sessions:
+        client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
+    data = post_data(pattern, world) if method == "POST" else None
+    if csrf:
+        client.cookies[settings.CSRF_COOKIE_NAME] = csrf
+        data = {**(data or {}), "csrfmiddlewaretoken": csrf}
+    path = build_path(pattern, kwargs_for(pattern, world, role))
+    cache.clear()  # the table-link guess limiter would turn the guessers away
+    with transaction.atomic():
+        before = fingerprint()
+        response = client.get(path) if method == "GET" else client.post(path, data or {})
+        after = fingerprint()
+        transaction.set_rollback(True)
+    changed = sorted(table for table, value in after.items() if before[table] != value)
+    return Outcome(response.status_code, changed, response)
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+PATTERNS = all_patterns()
+GROUPS = sorted({pattern.group for pattern in PATTERNS})
+CELL = re.compile(r"^(200|302|403|404|405|410|login)w?$")
+AUDIT_TABLE = "tournaments_auditentry"
+
+
+@pytest.fixture
+def world(db, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Thousands of refusals: Django would log a warning (and a traceback) for each one.
+    loggers = [logging.getLogger(name) for name in ("django.request", "django.security.csrf")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    yield build_world()
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
+
+
+def test_every_url_has_an_expectation():
+    """A URL pattern the table does not know fails here: no new URL escapes the matrix."""
+    keys = [pattern.key for pattern in PATTERNS]
+    assert len(keys) == len(set(keys)), "two patterns share a name"
+    missing = [pattern.key for pattern in PATTERNS if expected(pattern) is None]
+    assert not missing, (
+        "URL patterns with no entry in EXPECTED (tests/test_permissions_matrix.py): say who"
+        f" may read and write there: {missing}"
+    )
+    stale = sorted(set(EXPECTED) - set(keys))
+    assert not stale, f"EXPECTED names URLs that no longer exist: {stale}"
+    for key, rows in EXPECTED.items():
+        for row in rows:
+            cells = row.split()
+            assert len(cells) == len(ROLES), f"{key}: {len(cells)} cells for {len(ROLES)} roles"
+            assert all(CELL.match(cell) for cell in cells), f"{key}: {row}"
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_permission_matrix(world, group):
+    """Every pattern of ``group`` × every visitor × GET and POST, as EXPECTED says; and
+    every write outside the admin leaves a line in the audit log (SPEC 5)."""
+    wrong = []
+    for pattern in (p for p in PATTERNS if p.group == group):
+        rows = expected(pattern)
+        assert rows is not None, f"{pattern.key}: no expectation"
+        for method, row in zip(METHODS, rows, strict=True):
+            got = [request(pattern, world, role, method) for role in ROLES]
+            for role, want, outcome in zip(ROLES, row, got, strict=True):
+                if outcome.cell != want:
+                    wrong.append(
+                        f"{pattern.key} {method} as {role}: expected {want}, got "
+                        f"{outcome.describe()}"
+                    )
+                elif outcome.changed and group != "admin" and AUDIT_TABLE not in outcome.changed:
+                    wrong.append(f"{pattern.key} {method} as {role}: wrote without an audit line")
+            if any(outcome.cell != want for want, outcome in zip(row, got, strict=True)):
+                observed = " ".join(outcome.cell for outcome in got)
+                wrong.append(f"    observed row for {pattern.key} {method}: {observed}")
+    assert not wrong, "\n".join(wrong)
+
+
+def writer(pattern: Pattern) -> str:
+    """The visitor whose POST the matrix lets write here (the director if anyone may),
+    else the director."""
+    rows = expected(pattern)
+    assert rows is not None
+    writers = [role for role, cell in zip(ROLES, rows[1], strict=True) if cell.endswith("w")]
+    return "dir" if "dir" in writers or not writers else writers[0]
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_csrf_is_required_for_every_post(world, group):
+    """Every pattern, POSTed with CSRF checks on by the visitor most able to write there:
+    without a token it is refused with the CSRF page and changes nothing; with a token it
+    does what the matrix says."""
+    wrong = []
+    token = "matrixcsrfsecret" * 2  # 32 characters: a CSRF secret
+    for pattern in (p for p in PATTERNS if p.group == group):
+        role = writer(pattern)
+        want = expected(pattern)[1][ROLES.index(role)]  # type: ignore[index]
+        refused = request(pattern, world, role, "POST", csrf="")
+        templates = [t.name for t in refused.response.templates]
+        if refused.cell != "403" or "403_csrf.html" not in templates:
+            wrong.append(f"{pattern.key} as {role} without a CSRF token: {refused.describe()}")
+        allowed = request(pattern, world, role, "POST", csrf=token)
+        if allowed.cell != want:
+            wrong.append(
+                f"{pattern.key} as {role} with a CSRF token: expected {want}, got "
+                f"{allowed.describe()}"
+            )
+    assert not wrong, "\n".join(wrong)
