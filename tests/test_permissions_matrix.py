@@ -27,8 +27,15 @@ Visitors without a table link who open a ``/table/<token>/…`` URL can only gue
 Every request runs in a savepoint that is rolled back afterwards, so each one meets the
 same world and a write by one cell never hides a missing check in the next. POSTs carry
 plausible form data (a valid hand, a real entry, a username to add…), so that a missing
-permission check would really write. The sessions table is left out of the fingerprint:
-logging out deletes a session row, which is not a write to the site's data.
+permission check would really write (the player import's POST is its confirming step,
+the one that saves; :func:`test_the_player_import_preview_writes_nothing` sends the file).
+The sessions table is left out of the fingerprint: logging out deletes a session row, which
+is not a write to the site's data. So are django-axes' tables, for the same reason: a wrong
+password or a log-in or log-out writes there, the log-in limiter's bookkeeping.
+
+The registry player the URLs are about was added by the director, who alone of these
+visitors may edit it (a registrar, whom the matrix has no column for, may edit any player:
+see :mod:`tournaments.registry` and its own tests).
 
 :func:`test_csrf_is_required_for_every_post` then POSTs to every pattern again with
 Django's CSRF checks on, as the visitor the table lets write there: without a token the
@@ -47,9 +54,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.apps import apps
 from django.conf import settings
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AnonymousUser, Group
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
@@ -68,6 +76,7 @@ from tests.factories import (
     make_user,
 )
 from tests.scoring.helpers import gin, knock, play, win_games
+from tournaments import player_csv
 from tournaments.models import Entry, Match, Player, Tournament
 
 ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
@@ -154,6 +163,9 @@ SIGNED_IN =             "login login login   200    200   200   200   200    200
 # The club's registry and new tournaments: any director.
 DIRECTORS =             "login login login   403    403   200   200   403    200"
 DIRECTORS_WRITE =       "login login login   403    403   302w  302w  403    302w"
+# A registry player: the director who added it (registrars too; no column here).
+PLAYER_OWNER =          "login login login   403    403   403   403   403    200"
+PLAYER_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
 # One tournament's screens: its owner and co-directors.
 ITS_DIRECTORS =         "login login login   403    403   403   200   403    200"
 ITS_DIRECTORS_WRITE =   "login login login   403    403   403   302w  403    302w"
@@ -166,6 +178,9 @@ MATCH_DIRECTORS_WRITE = "403   403   403     403    403   403   302w  403    302
 TABLE =                 "404   200   410     404    404   404   404   404    404"
 TABLE_WRITE =           "404   302w  410     404    404   404   404   404    404"
 # fmt: on
+
+# The player import's first step, the file without the confirmation: the preview, no write.
+PLAYER_IMPORT_PREVIEW = DIRECTORS
 
 PUBLIC_PAGE = (ALL_200, ALL_405)
 DIRECTORS_PAGE = (DIRECTORS, ALL_405)
@@ -199,8 +214,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:dashboard": (SIGNED_IN, ALL_405),
     "tournaments:player-list": DIRECTORS_PAGE,
     "tournaments:player-create": (DIRECTORS, DIRECTORS_WRITE),
-    "tournaments:player-edit": (DIRECTORS, DIRECTORS_WRITE),
-    "tournaments:player-import": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:player-edit": (PLAYER_OWNER, PLAYER_OWNER_WRITE),
+    "tournaments:player-import": (DIRECTORS, DIRECTORS_WRITE),  # POST: the confirming step
     "tournaments:tournament-create": (DIRECTORS, DIRECTORS_WRITE),
     "tournaments:rules-summary": DIRECTORS_PAGE,
     "tournaments:tournament-setup": (ITS_DIRECTORS, ITS_DIRECTORS_WRITE),
@@ -285,7 +300,7 @@ class World:
     entry: Entry
     withdrawn: Entry
     player: Player
-    """In the club registry, in no tournament."""
+    """In the club registry, in no tournament, added by the director."""
     sessions: dict[str, str]
 
 
@@ -327,6 +342,19 @@ def build_world() -> World:
     )
     play(rival.matches.filter(round=1).first(), [knock("A")], user=other_director)
     Group.objects.create(name="Helpers")
+    # The log-in limiter's records, for the admin's change, delete and history pages.
+    attempt = {
+        "username": "somebody",
+        "ip_address": "192.0.2.7",
+        "user_agent": "matrix",
+        "http_accept": "*/*",
+        "path_info": "/accounts/login/",
+    }
+    AccessAttempt.objects.create(
+        **attempt, get_data="", post_data="username=somebody", failures_since_start=1
+    )
+    AccessFailureLog.objects.create(**attempt)
+    AccessLog.objects.create(**attempt)
 
     users = {
         "norole": nobody,
@@ -354,7 +382,7 @@ def build_world() -> World:
         revoked=revoked,
         entry=entries[0],
         withdrawn=withdrawn,
-        player=make_player(name="Registry Person"),
+        player=make_player(name="Registry Person", created_by=director),
         sessions=sessions,
     )
 
@@ -403,10 +431,22 @@ A_HAND = {"number": 4, "kind": "knock", "by": "A", "deadwood": 3, "defender_dead
 HAND_THREE = {"number": 3, "kind": "knock", "by": "A", "deadwood": 1, "defender_deadwood": 20}
 
 
+CSV = b"name,email\nImported Person,imported@example.com\n"
+
+
 def _csv() -> io.BytesIO:
-    upload = io.BytesIO(b"name,email\nImported Person,imported@example.com\n")
+    upload = io.BytesIO(CSV)
     upload.name = "players.csv"
     return upload
+
+
+def _import_confirmation(world: World, role: str) -> dict[str, Any]:
+    """The player import's second step: the preview's "import" button, as the preview
+    would have given it to ``role`` (the token is signed for the user who uploaded), so that
+    a visitor let in here imports the file."""
+    user = world.users.get(role, AnonymousUser())
+    text = player_csv.decode_csv(CSV)
+    return {"confirm": player_csv.confirmation(text=text, user=user)}
 
 
 def _admin_model(route: str) -> Any:
@@ -427,7 +467,6 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:table-link": lambda w: {"action": "revoke"},
     "tournaments:player-create": lambda w: {"name": "Created by the matrix"},
     "tournaments:player-edit": lambda w: {"name": "Edited by the matrix"},
-    "tournaments:player-import": lambda w: {"file": _csv()},
     "tournaments:tournament-create": lambda w: SETUP_FORM,
     "tournaments:tournament-setup": lambda w: SETUP_FORM,
     "tournaments:tournament-status": lambda w: {"status": "draft"},
@@ -438,6 +477,12 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:match-walkover": lambda w: {"winner_side": "B"},
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
+}
+
+
+# What a POST sends that depends on who sends it.
+POST_DATA_AS: dict[str, Callable[[World, str], dict[str, Any]]] = {
+    "tournaments:player-import": _import_confirmation,
 }
 
 
@@ -493,19 +538,25 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
     return values
 
 
-def post_data(pattern: Pattern, world: World) -> dict[str, Any]:
+def post_data(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
     if pattern.group == "admin":
         return admin_post_data(pattern, world)
+    if pattern.key in POST_DATA_AS:
+        return POST_DATA_AS[pattern.key](world, role)
     make = POST_DATA.get(pattern.key)
     return make(world) if make else {}
 
 
 # -- one request, and the database around it --------------------------------------------------
 
+# Neither sessions nor the log-in limiter's records (django-axes) are the site's data.
 FINGERPRINTED = [
     model._meta.db_table
     for model in apps.get_models(include_auto_created=True)
-    if model is not Session and model._meta.managed and not model._meta.proxy
+    if model is not Session
+    and model._meta.app_label != "axes"
+    and model._meta.managed
+    and not model._meta.proxy
 ]
 
 
@@ -558,15 +609,23 @@ class Outcome:
 
 
 def request(
-    pattern: Pattern, world: World, role: str, method: str, *, csrf: str | None = None
+    pattern: Pattern,
+    world: World,
+    role: str,
+    method: str,
+    *,
+    csrf: str | None = None,
+    data: dict[str, Any] | None = None,
 ) -> Outcome:
     """``role`` requests ``pattern`` with ``method`` inside a savepoint, which is rolled
     back after the database has been compared with what it was before. ``csrf``: run
-    Django's CSRF checks, sending this token ("" for none)."""
+    Django's CSRF checks, sending this token ("" for none). ``data``: POST this instead of
+    what :func:`post_data` sends."""
     client = Client(enforce_csrf_checks=csrf is not None, raise_request_exception=False)
     if role in world.sessions:
         client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
-    data = post_data(pattern, world) if method == "POST" else None
+    if method == "POST" and data is None:
+        data = post_data(pattern, world, role)
     if csrf:
         client.cookies[settings.CSRF_COOKIE_NAME] = csrf
         data = {**(data or {}), "csrfmiddlewaretoken": csrf}
@@ -641,6 +700,21 @@ def test_permission_matrix(world, group):
             if any(outcome.cell != want for want, outcome in zip(row, got, strict=True)):
                 observed = " ".join(outcome.cell for outcome in got)
                 wrong.append(f"    observed row for {pattern.key} {method}: {observed}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_player_import_preview_writes_nothing(world):
+    """The player import's first step, which the matrix's POST goes past: whoever may
+    import gets the preview (with the button that imports it) and nothing is saved; the
+    others are refused as on the confirming step."""
+    pattern = next(p for p in PATTERNS if p.key == "tournaments:player-import")
+    wrong = []
+    for role, want in zip(ROLES, PLAYER_IMPORT_PREVIEW.split(), strict=True):
+        outcome = request(pattern, world, role, "POST", data={"file": _csv()})
+        if outcome.cell != want:
+            wrong.append(f"preview as {role}: expected {want}, got {outcome.describe()}")
+        elif want == "200" and not outcome.response.context.get("confirm"):
+            wrong.append(f"preview as {role}: no confirmation to import the file with")
     assert not wrong, "\n".join(wrong)
 
 
