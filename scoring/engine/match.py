@@ -15,7 +15,7 @@ from .errors import ScoringError, _
 from .games import GameSummary, GameTally, Pair, settle
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
 from .hollywood import columns_for_win, decide
-from .rules import Deal, Format, RuleSet
+from .rules import MAX_HANDS, Deal, Format, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +131,7 @@ class MatchState:
             raise ScoringError(
                 _("the match is already complete; no more hands can be entered")
             ).at_hand(number)
+        _check_count(number)
         try:
             score = score_hand(self.rules, hand)
         except ScoringError as error:
@@ -196,6 +197,14 @@ class MatchState:
                 winner = Side.A if won.a >= rules.games_to_win else Side.B
         summary = MatchSummary(rules.format, rules.games_to_win, won, self.complete, winner, total)
         return MatchSheet(rules, self.first_dealer, self.hands, games, summary, self.dealer)
+
+
+def _check_count(number: int) -> None:
+    """Refuse hand ``number`` past the most a match may have (see ``rules.MAX_HANDS``)."""
+    if number > MAX_HANDS:
+        raise ScoringError(_("a match has at most %(max)d hands"), {"max": MAX_HANDS}).at_hand(
+            number
+        )
 
 
 def _next_dealer(deal: Deal, dealer: Side | None, score: HandScore) -> Side | None:
@@ -283,6 +292,7 @@ def _play_game(
     winner: Side | None = None
     for hand in hands:
         number += 1
+        _check_count(number)
         score = scores.get(hand) if scores is not None else None
         if score is None:
             try:

@@ -134,7 +134,7 @@ def test_blank_knobs_follow_the_preset():
     ("knob", "value", "message"),
     [
         ("knock_limit", "11", "between 0 and 10"),
-        ("game_target", "0", "at least 1"),
+        ("game_target", "0", "between 1 and 5000"),
         ("games_to_win", "abc", "whole number"),
         ("big_gin_bonus", "lots", "whole number"),
         ("tie", "sometimes", "Select a valid choice"),
