@@ -192,7 +192,7 @@ def folded(rules, hands, dealer):
     st.integers(0, 40),
 )
 def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
-    """score_match's fast fold of the games format gives exactly MatchState.apply's state:
+    """score_match's fast folds (games and Hollywood) give exactly MatchState.apply's state:
     every scored hand, tally, dealer and the error (hand, message, field) if any."""
     rules, hands = case
     rules = rules.replace(deal=deal)
@@ -205,7 +205,20 @@ def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
         except ScoringError as error:
             got = (error.hand, str(error), error.field)
         assert got == expected
-    if not rules.is_hollywood:
-        assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
+    assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
     if isinstance(got, MatchState):
         assert score_match(rules, hands, dealer) == expected.sheet()
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_and_hands(), st.none() | sides)
+def test_hollywood_replay_equals_folding_hand_by_hand(case, dealer):
+    """The same for Hollywood whatever the preset (the other knobs vary with it)."""
+    rules, hands = case
+    rules = rules.replace(format="hollywood")
+    expected = folded(rules, hands, dealer)
+    try:
+        got = replay(rules, iter(hands), dealer)
+    except ScoringError as error:
+        got = (error.hand, str(error), error.field)
+    assert got == expected
