@@ -34,7 +34,7 @@ match
 limits
     Every whole-number knob has a least and a most value (``KNOB_RANGES``) and a match has
     at most ``MAX_HANDS`` hands, so that no total outgrows a 32-bit database column
-    (a test holds it).
+    (``limits.py`` works out the largest one).
 
 What this package does not do: store anything, translate messages (it marks them), or
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
@@ -44,6 +44,7 @@ from .contract import parse_hand, parse_request, parse_side, score_request
 from .errors import ScoringError
 from .games import GameSummary, Pair
 from .hands import MAX_DEADWOOD, Card, HandInput, HandKind, HandScore, Result, Side, score_hand
+from .limits import largest_match_total
 from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, preview_hand, score_match
 from .rules import (
     KNOB_RANGES,
@@ -87,6 +88,7 @@ __all__ = [
     "Side",
     "Tie",
     "check_knob",
+    "largest_match_total",
     "parse_hand",
     "parse_request",
     "parse_side",

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import (
+    KNOB_RANGES,
     PRESETS,
     Card,
     HandInput,
@@ -14,6 +15,7 @@ from scoring.engine import (
     Pair,
     ScoringError,
     Side,
+    largest_match_total,
     score_hand,
     score_match,
 )
@@ -222,3 +224,18 @@ def test_hollywood_replay_equals_folding_hand_by_hand(case, dealer):
     except ScoringError as error:
         got = (error.hand, str(error), error.field)
     assert got == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_and_hands(), st.integers(0, 500), st.integers(0, 500), st.integers(0, 5))
+def test_no_total_exceeds_the_largest_worked_out_for_its_rules(case, bonus, box, extra):
+    """limits.largest_match_total, given a match's own knob values and hand count, bounds
+    every game's (column's) total and the match total."""
+    rules, hands = case
+    rules = rules.replace(game_bonus=bonus, box_bonus=box, undercut_extra_boxes=extra)
+    sheet, kept = playable(rules, hands)
+    own = {name: (0, getattr(rules, name) or 0) for name in KNOB_RANGES}
+    bound = largest_match_total(own, hands=len(kept))
+    for game in sheet.games:
+        assert max(game.total.a, game.total.b) <= bound
+    assert max(sheet.match.total.a, sheet.match.total.b) <= bound
