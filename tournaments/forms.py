@@ -9,7 +9,15 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
+from scoring.engine import (
+    KNOB_RANGES,
+    KNOBS,
+    PRESETS,
+    RuleSet,
+    ScoringError,
+    check_knob,
+    resolve_rules,
+)
 
 from .models import Entry, Player, Tournament
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
@@ -97,7 +105,6 @@ PRESET_LABELS: dict[str, Any] = {
     "straight": _("Straight gin"),
 }
 NO_BIG_GIN = "none"
-MAX_KNOB_VALUE = 10_000
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
 
 
@@ -131,12 +138,15 @@ def _knob_field(name: str) -> forms.Field:
         return forms.CharField(
             label=label,
             required=False,
-            max_length=6,
+            max_length=20,
             help_text=_("A number, or “none” to refuse big gin (record it as gin)."),
         )
-    # The engine leaves bonuses and targets unbounded; a club never needs more than this,
-    # and totals must fit the database's integer columns.
-    return forms.IntegerField(label=label, required=False, max_value=MAX_KNOB_VALUE)
+    # The range is the engine's (KNOB_RANGES), checked by check_knob in clean() so that the
+    # message is the one score_sheet and the archive import give; the browser gets it too.
+    low, high = KNOB_RANGES[name]
+    field = forms.IntegerField(label=label, required=False)
+    field.widget.attrs.update(min=low, max=high)
+    return field
 
 
 class TournamentForm(forms.ModelForm):
@@ -220,18 +230,11 @@ class TournamentForm(forms.ModelForm):
             if text in (NO_BIG_GIN, gettext("none").lower(), "-"):
                 return None
             try:
-                value = int(text)
+                return int(text)
             except ValueError:
                 raise ScoringError(
                     "rules: %(name)s must be a whole number", {"name": name}, field=name
                 ) from None
-            if value > MAX_KNOB_VALUE:
-                raise ScoringError(
-                    "rules: %(name)s must be between %(low)d and %(high)d",
-                    {"name": name, "low": 0, "high": MAX_KNOB_VALUE},
-                    field=name,
-                )
-            return value
         return raw
 
     def clean(self) -> dict[str, Any]:
