@@ -190,9 +190,10 @@ class TournamentForm(forms.ModelForm):
                 getattr(PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
             )
         if self.rules_locked:
-            # Shown greyed out; a submitted change is refused in clean() with a message.
+            # Disabled fields show (and clean to) the stored rules whatever is posted; a
+            # posted change is refused in clean() with a message.
             for name in ("preset", *KNOBS):
-                self.fields[name].widget.attrs["disabled"] = True
+                self.fields[name].disabled = True
                 self.fields[name].required = False
         if self.bracket_generated:
             for name in BRACKET_FIELDS:
@@ -240,19 +241,19 @@ class TournamentForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         tournament = self.instance
-        if self.rules_locked and "preset" not in self.data:
-            # Disabled inputs are not submitted: the rules simply stay as they are.
+        if self.rules_locked:
             cleaned["rules"] = tournament.rules
-        else:
-            cleaned["rules"] = self._clean_rules(cleaned)
-            if (
-                self.rules_locked
-                and cleaned["rules"] is not None
-                and cleaned["rules"] != tournament.rules
-            ):
+            # A browser does not send disabled inputs; anything else that sends rules must
+            # send the stored ones.
+            if "preset" in self.data and rules_from_query(self.data) != tournament.ruleset:
                 from .services import rules_locked_error
 
                 self.add_error(None, rules_locked_error(tournament))
+                self.add_error(
+                    None, gettext("The rules were not changed. They are shown below as stored.")
+                )
+        else:
+            cleaned["rules"] = self._clean_rules(cleaned)
         if self.bracket_generated:
             changed = [
                 name
