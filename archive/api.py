@@ -16,14 +16,17 @@ that no longer exists (a deleted hand). ``side_a``/``side_b`` inside the ``befor
 ``after`` of a match's audit row are entry indexes too.
 
 Importing checks the whole document before writing anything, then writes it in one
-transaction. Players are matched to the registry by club id, else by name and email
-(ignoring case), else created. Users are matched by username; an unknown owner is
+transaction. That includes the bracket's shape (:mod:`archive.structure`): routes that
+only move on, byes that are byes, table-link tokens, players where the results sent them.
+Players are matched to the registry by club id, else by name and email (ignoring case),
+else created. Users are matched by username; an unknown owner is
 replaced by ``owner`` (else the first superuser), unknown co-directors and scorekeepers
 are left out, and hands or audit rows by unknown users keep no user. A table-link token
 already used on this installation is renewed.
 
-The export view is :mod:`archive.views`; checking that stored match summaries agree with
-the hands is :mod:`archive.verify` (``manage.py verify_tournament``).
+The export view is :mod:`archive.views`; checking that the stored bracket has that shape
+and its match summaries agree with the hands is :mod:`archive.verify`
+(``manage.py verify_tournament``).
 """
 
 from .export import dumps, export_tournament

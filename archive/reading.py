@@ -40,6 +40,7 @@ from .schema import (
     ArchiveError,
     map_sides,
 )
+from .structure import check_bracket
 
 
 def _no_constant(name: str) -> Any:
@@ -214,6 +215,8 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     players = _check_players(doc["players"])
     entries = _check_entries(doc["entries"], len(players))
     matches, sides, routes = _check_matches(doc["matches"], len(entries))
+    withdrawn = {i for i, (entry, _player) in enumerate(entries) if entry.withdrawn}
+    _check_bracket(matches, sides, routes, withdrawn)
     by_key = {match.key: match for match in matches}
     hands = _check_hands(doc["hands"], by_key, sides, rules)
     hand_keys = {(key, hand.number) for hand, key, _user in hands}
@@ -337,6 +340,21 @@ def _check_matches(
             targets.append(target)
         routes[match.key] = (targets[0], targets[1])
     return matches, sides, routes
+
+
+def _check_bracket(
+    matches: list[Match],
+    sides: dict[str, tuple[int | None, int | None]],
+    routes: dict[str, tuple[str | None, str | None]],
+    withdrawn: set[int],
+) -> None:
+    """The bracket's shape (:mod:`archive.structure`): routes that only move on, byes,
+    tokens, players where the results sent them."""
+    problems = check_bracket(matches, sides, routes, withdrawn)
+    if problems:
+        index = {match.key: i for i, match in enumerate(matches)}
+        first = problems[0]
+        raise ArchiveError(f"matches[{index[first.match]}].{first.field}: {first.text}")
 
 
 def _check_hands(

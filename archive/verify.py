@@ -2,8 +2,9 @@
 ``manage.py verify_tournament`` and for restoring a backup (``ginclub restore``).
 
 Hands are the source of truth; a match row keeps a summary (games won, points, winner,
-status) that each hand write rewrites in the same transaction. :func:`verify` replays
-every match's hands through the engine and compares. It changes nothing.
+status) that each hand write rewrites in the same transaction. :func:`verify` checks the
+shape of the bracket (:mod:`archive.structure`: routes, byes, tokens, who sits where),
+then replays every match's hands through the engine and compares. It changes nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 
 from scoring.engine import HandInput, RuleSet, ScoringError, score_match
 from scoring.services import first_dealer, load_inputs
-from tournaments.models import Match, Tournament
+from tournaments.models import Entry, Match, Tournament
+
+from .structure import Problem, check_bracket
 
 Status = Match.Status
 
@@ -81,12 +84,37 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
     return found
 
 
-def verify(tournament: Tournament) -> tuple[int, list[Difference]]:
-    """(number of matches, differences) for every match of ``tournament``."""
+def check_structure(tournament: Tournament, matches: Sequence[Match]) -> list[Problem]:
+    """The shape of the stored bracket (:mod:`archive.structure`), and that its routes
+    and players all belong to ``tournament``."""
+    key_of = {match.pk: match.key for match in matches}
+    ids = {pk for match in matches for pk in (match.side_a_id, match.side_b_id) if pk}
+    entries = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "tournament_id"))
+    withdrawn = set(Entry.objects.filter(pk__in=ids, withdrawn=True).values_list("pk", flat=True))
+    found: list[Problem] = []
+    routes: dict[str, tuple[str | None, str | None]] = {}
+    for match in matches:
+        for name, pk in (("side_a", match.side_a_id), ("side_b", match.side_b_id)):
+            if pk is not None and entries.get(pk) != tournament.pk:
+                found.append(Problem(match.key, name, "is a player of another tournament"))
+        targets = []
+        for name in ("next_match", "loser_next_match"):
+            pk = getattr(match, f"{name}_id")
+            if pk is not None and pk not in key_of:
+                found.append(Problem(match.key, name, "leads to a match of another tournament"))
+            targets.append(key_of.get(pk) if pk is not None else None)
+        routes[match.key] = (targets[0], targets[1])
+    sides = {match.key: (match.side_a_id, match.side_b_id) for match in matches}
+    return found + check_bracket(matches, sides, routes, withdrawn)
+
+
+def verify(tournament: Tournament) -> tuple[int, list[Difference | Problem]]:
+    """(number of matches, differences and problems) for every match of ``tournament``:
+    the bracket's shape, then each match's stored summary against its hands."""
     rules = tournament.ruleset
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
     inputs = load_inputs(match__tournament=tournament, stream=True)
-    found: list[Difference] = []
+    found: list[Difference | Problem] = [*check_structure(tournament, matches)]
     for match in matches:
         match.tournament = tournament
         found += check_match(match, inputs.get(match.pk, []), rules)

@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import MAX_DEADWOOD, RuleSet, ScoredHand, ScoringError
+from scoring.engine import MAX_DEADWOOD, MAX_HANDS, RuleSet, ScoredHand, ScoringError
 from tournaments.models import Match
 
 from . import services
@@ -64,7 +64,7 @@ class WrittenOut(forms.Widget):
 class HandForm(forms.Form):
     """One hand. ``number`` travels with every entry so a repeat is recognised, not doubled."""
 
-    number = forms.IntegerField(min_value=1, max_value=10_000, widget=WrittenOut)
+    number = forms.IntegerField(min_value=1, max_value=MAX_HANDS, widget=WrittenOut)
     kind = forms.ChoiceField(label=_("How did the hand end?"), widget=WrittenOut)
     by = forms.ChoiceField(label=_("Who went out?"), widget=WrittenOut, required=False)
     deadwood = forms.IntegerField(

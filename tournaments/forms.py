@@ -9,7 +9,15 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import KNOBS, PRESETS, RuleSet, ScoringError, check_knob, resolve_rules
+from scoring.engine import (
+    KNOB_RANGES,
+    KNOBS,
+    PRESETS,
+    RuleSet,
+    ScoringError,
+    check_knob,
+    resolve_rules,
+)
 
 from . import csv_files
 from .models import Entry, Player, Tournament
@@ -120,7 +128,6 @@ PRESET_LABELS: dict[str, Any] = {
     "straight": _("Straight gin"),
 }
 NO_BIG_GIN = "none"
-MAX_KNOB_VALUE = 10_000
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
 
 
@@ -154,12 +161,15 @@ def _knob_field(name: str) -> forms.Field:
         return forms.CharField(
             label=label,
             required=False,
-            max_length=6,
+            max_length=20,
             help_text=_("A number, or “none” to refuse big gin (record it as gin)."),
         )
-    # The engine leaves bonuses and targets unbounded; a club never needs more than this,
-    # and totals must fit the database's integer columns.
-    return forms.IntegerField(label=label, required=False, max_value=MAX_KNOB_VALUE)
+    # The range is the engine's (KNOB_RANGES), checked by check_knob in clean() so that the
+    # message is the one score_sheet and the archive import give; the browser gets it too.
+    low, high = KNOB_RANGES[name]
+    field = forms.IntegerField(label=label, required=False)
+    field.widget.attrs.update(min=low, max=high)
+    return field
 
 
 class TournamentForm(forms.ModelForm):
@@ -203,9 +213,10 @@ class TournamentForm(forms.ModelForm):
                 getattr(PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
             )
         if self.rules_locked:
-            # Shown greyed out; a submitted change is refused in clean() with a message.
+            # Disabled fields show (and clean to) the stored rules whatever is posted; a
+            # posted change is refused in clean() with a message.
             for name in ("preset", *KNOBS):
-                self.fields[name].widget.attrs["disabled"] = True
+                self.fields[name].disabled = True
                 self.fields[name].required = False
         if self.bracket_generated:
             for name in BRACKET_FIELDS:
@@ -243,36 +254,29 @@ class TournamentForm(forms.ModelForm):
             if text in (NO_BIG_GIN, gettext("none").lower(), "-"):
                 return None
             try:
-                value = int(text)
+                return int(text)
             except ValueError:
                 raise ScoringError(
                     "rules: %(name)s must be a whole number", {"name": name}, field=name
                 ) from None
-            if value > MAX_KNOB_VALUE:
-                raise ScoringError(
-                    "rules: %(name)s must be between %(low)d and %(high)d",
-                    {"name": name, "low": 0, "high": MAX_KNOB_VALUE},
-                    field=name,
-                )
-            return value
         return raw
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         tournament = self.instance
-        if self.rules_locked and "preset" not in self.data:
-            # Disabled inputs are not submitted: the rules simply stay as they are.
+        if self.rules_locked:
             cleaned["rules"] = tournament.rules
-        else:
-            cleaned["rules"] = self._clean_rules(cleaned)
-            if (
-                self.rules_locked
-                and cleaned["rules"] is not None
-                and cleaned["rules"] != tournament.rules
-            ):
+            # A browser does not send disabled inputs; anything else that sends rules must
+            # send the stored ones.
+            if "preset" in self.data and rules_from_query(self.data) != tournament.ruleset:
                 from .services import rules_locked_error
 
                 self.add_error(None, rules_locked_error(tournament))
+                self.add_error(
+                    None, gettext("The rules were not changed. They are shown below as stored.")
+                )
+        else:
+            cleaned["rules"] = self._clean_rules(cleaned)
         if self.bracket_generated:
             changed = [
                 name

@@ -31,6 +31,10 @@ column
     into the columns they have entered plus the next one.
 match
     Best of N games, or one Hollywood session.
+limits
+    Every whole-number knob has a least and a most value (``KNOB_RANGES``) and a match has
+    at most ``MAX_HANDS`` hands, so that no total outgrows a 32-bit database column
+    (``limits.py`` works out the largest one).
 
 What this package does not do: store anything, translate messages (it marks them), or
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
@@ -40,9 +44,12 @@ from .contract import parse_hand, parse_request, parse_side, score_request
 from .errors import ScoringError
 from .games import GameSummary, Pair
 from .hands import MAX_DEADWOOD, Card, HandInput, HandKind, HandScore, Result, Side, score_hand
+from .limits import largest_match_total
 from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, preview_hand, score_match
 from .rules import (
+    KNOB_RANGES,
     KNOBS,
+    MAX_HANDS,
     PRESETS,
     Deal,
     Format,
@@ -57,7 +64,9 @@ from .rules import (
 
 __all__ = [
     "KNOBS",
+    "KNOB_RANGES",
     "MAX_DEADWOOD",
+    "MAX_HANDS",
     "PRESETS",
     "Card",
     "Deal",
@@ -79,6 +88,7 @@ __all__ = [
     "Side",
     "Tie",
     "check_knob",
+    "largest_match_total",
     "parse_hand",
     "parse_request",
     "parse_side",

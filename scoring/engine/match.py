@@ -15,7 +15,7 @@ from .errors import ScoringError, _
 from .games import GameSummary, GameTally, Pair, settle
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
 from .hollywood import columns_for_win, decide
-from .rules import Deal, Format, RuleSet
+from .rules import MAX_HANDS, Deal, Format, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +131,18 @@ class MatchState:
             raise ScoringError(
                 _("the match is already complete; no more hands can be entered")
             ).at_hand(number)
+        _check_count(number)
         try:
             score = score_hand(self.rules, hand)
         except ScoringError as error:
             raise error.at_hand(number) from None
         if self.rules.is_hollywood:
             tallies, complete = self._columns_after(number, score)
-            game, columns = None, tuple(col.number for col in tallies if number in col.hands)
+            # A column's hands are in order: this hand, if entered there, is its last.
+            game, columns = (
+                None,
+                tuple(col.number for col in tallies if col.hands[-1:] == (number,)),
+            )
         else:
             tallies, complete = self._games_after(number, score)
             game, columns = self.tallies[-1].number, ()
@@ -198,6 +203,14 @@ class MatchState:
         return MatchSheet(rules, self.first_dealer, self.hands, games, summary, self.dealer)
 
 
+def _check_count(number: int) -> None:
+    """Refuse hand ``number`` past the most a match may have (see ``rules.MAX_HANDS``)."""
+    if number > MAX_HANDS:
+        raise ScoringError(_("a match has at most %(max)d hands"), {"max": MAX_HANDS}).at_hand(
+            number
+        )
+
+
 def _next_dealer(deal: Deal, dealer: Side | None, score: HandScore) -> Side | None:
     """Who deals the hand after one that scored ``score`` and was dealt by ``dealer``."""
     if dealer is None or score.result is Result.DRAW:
@@ -223,19 +236,91 @@ def replay(
     The games format is folded by :func:`_replay_games` with plain counters instead of a
     new state, tally and three pairs per hand, because every public page replays every
     hand of its tournament (15,000 for 256 players); the result is equal, field for
-    field, and a property test holds the two to it. Hollywood columns take the general
-    path.
+    field, and a property test holds the two to it. Hollywood columns are folded the
+    same way by :func:`_replay_hollywood` (a new tally per column and hand copies the
+    column's hands each time: quadratic in a long match).
 
     ``scores``, if given, holds what hands score under these same ``rules`` and is
     filled in as hands are scored (a refused hand is not kept): replaying many matches
     under one rule set with one dict scores each distinct hand once.
     """
     if rules.is_hollywood:
-        state = MatchState.start(rules, first_dealer)
-        for hand in hands:
-            state = state.apply(hand)
-        return state
+        return _replay_hollywood(rules, hands, first_dealer, scores)
     return _replay_games(rules, hands, first_dealer, scores)
+
+
+def _replay_hollywood(
+    rules: RuleSet,
+    hands: Iterable[HandInput],
+    first_dealer: Side | None,
+    scores: dict[HandInput, HandScore] | None,
+) -> MatchState:
+    """:func:`replay` in the Hollywood format: every column's counters kept in lists, its
+    tally built once at the end (which columns a win goes into: ``hollywood.py``)."""
+    count, target, deal = rules.hollywood_columns, rules.game_target, rules.deal
+    entered: list[list[int]] = [[] for _ in range(count)]
+    points = [[0, 0] for _ in range(count)]
+    won = [[0, 0] for _ in range(count)]
+    boxes = [[0, 0] for _ in range(count)]
+    winners: list[Side | None] = [None] * count
+    closed_by: list[int | None] = [None] * count
+    scored: list[ScoredHand] = []
+    dealer = first_dealer
+    still_open = count
+    for number, hand in enumerate(hands, start=1):
+        if not still_open:
+            raise ScoringError(
+                _("the match is already complete; no more hands can be entered")
+            ).at_hand(number)
+        _check_count(number)
+        score = _score(rules, hand, number, scores)
+        side = score.winner
+        chosen: list[int] = []
+        if side is not None:
+            s = 0 if side is Side.A else 1
+            chosen = [i for i in range(count) if winners[i] is None and won[i][s]]
+            fresh = next((i for i in range(count) if winners[i] is None and not won[i][s]), None)
+            if fresh is not None:
+                chosen = sorted([*chosen, fresh])
+            for i in chosen:
+                entered[i].append(number)
+                points[i][s] += score.points
+                won[i][s] += 1
+                boxes[i][s] += score.boxes
+                if points[i][s] >= target:
+                    winners[i], closed_by[i] = side, number
+                    still_open -= 1
+        columns = tuple(i + 1 for i in chosen)
+        scored.append(ScoredHand(number, hand, score, None, columns, dealer))
+        dealer = _next_dealer(deal, dealer, score)
+    tallies = tuple(
+        GameTally(
+            i + 1,
+            tuple(entered[i]),
+            Pair(*points[i]),
+            Pair(*won[i]),
+            Pair(*boxes[i]),
+            winners[i],
+            closed_by[i],
+        )
+        for i in range(count)
+    )
+    return MatchState(rules, first_dealer, tallies, tuple(scored), dealer, not still_open)
+
+
+def _score(
+    rules: RuleSet, hand: HandInput, number: int, scores: dict[HandInput, HandScore] | None
+) -> HandScore:
+    """What hand ``number`` scores, from ``scores`` if it is there (kept there if not)."""
+    score = scores.get(hand) if scores is not None else None
+    if score is None:
+        try:
+            score = score_hand(rules, hand)
+        except ScoringError as error:
+            raise error.at_hand(number) from None
+        if scores is not None:
+            scores[hand] = score
+    return score
 
 
 def _replay_games(
@@ -283,14 +368,8 @@ def _play_game(
     winner: Side | None = None
     for hand in hands:
         number += 1
-        score = scores.get(hand) if scores is not None else None
-        if score is None:
-            try:
-                score = score_hand(rules, hand)
-            except ScoringError as error:
-                raise error.at_hand(number) from None
-            if scores is not None:
-                scores[hand] = score
+        _check_count(number)
+        score = _score(rules, hand, number, scores)
         scored.append(ScoredHand(number, hand, score, game, (), dealer))
         in_game.append(number)
         dealer = _next_dealer(deal, dealer, score)

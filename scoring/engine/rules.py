@@ -95,21 +95,33 @@ def _plain(value: object) -> object:
     return value.value if isinstance(value, StrEnum) else value
 
 
-# (minimum, maximum) for the integer knobs; None means unbounded.
-_INT_RANGES: dict[str, tuple[int, int | None]] = {
+KNOB_RANGES: dict[str, tuple[int, int]] = {
     "knock_limit": (0, 10),
-    "gin_bonus": (0, None),
-    "big_gin_bonus": (0, None),
-    "undercut_bonus": (0, None),
-    "game_target": (1, None),
-    "game_bonus": (0, None),
-    "box_bonus": (0, None),
-    "gin_extra_boxes": (0, None),
-    "undercut_extra_boxes": (0, None),
-    "shutout_bonus": (0, None),
+    "gin_bonus": (0, 500),
+    "big_gin_bonus": (0, 500),
+    "undercut_bonus": (0, 500),
+    "game_target": (1, 5000),
+    "game_bonus": (0, 500),
+    "box_bonus": (0, 500),
+    "gin_extra_boxes": (0, 5),
+    "undercut_extra_boxes": (0, 5),
+    "shutout_bonus": (0, 500),
     "games_to_win": (1, 10),
     "hollywood_columns": (1, 10),
 }
+"""(least, most) of every whole-number knob: the one definition the setup form, the
+archive import and ``score_sheet`` all check against.
+
+The rules give the knock limit (a knock needs 10 or less). The rest are far past anything
+played: published rules use bonuses of 10 to 100, targets of 100 to 250, one extra box at
+most, best of five or seven, and three Hollywood columns; a knob's most is several times
+that. They are bounded so that the largest total a match can reach fits a 32-bit
+database column (:func:`scoring.engine.limits.largest_match_total`, held by a test).
+"""
+MAX_HANDS = 10_000
+"""The most hands one match may have: with bonuses of 0 a won hand can score nothing yet
+earn boxes, so without this a match's boxes (and total) would have no limit. A real match
+has a few dozen hands."""
 _BOOL_KNOBS = ("oklahoma", "spade_double", "spade_double_boxes")
 _ENUM_KNOBS: dict[str, type[StrEnum]] = {
     "tie": Tie,
@@ -168,16 +180,10 @@ def check_knob(name: str, value: object) -> object:
         return enum(value)
     if name == "big_gin_bonus" and value is None:
         return None
-    low, high = _INT_RANGES[name]
+    low, high = KNOB_RANGES[name]
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScoringError(_("rules: %(name)s must be a whole number"), {"name": name}, field=name)
-    if value < low or (high is not None and value > high):
-        if high is None:
-            raise ScoringError(
-                _("rules: %(name)s must be at least %(low)d"),
-                {"name": name, "low": low},
-                field=name,
-            )
+    if not low <= value <= high:
         raise ScoringError(
             _("rules: %(name)s must be between %(low)d and %(high)d"),
             {"name": name, "low": low, "high": high},

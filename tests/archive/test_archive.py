@@ -304,6 +304,18 @@ BAD = [
     pytest.param(["tournament", "draw_seed"], 2**70, "out of range", id="huge-number"),
     pytest.param(["tournament", "status"], "paused", "not a valid choice", id="choice"),
     pytest.param(["tournament", "rules", "gin_bonus"], -1, "gin_bonus", id="rules"),
+    pytest.param(
+        ["tournament", "rules", "game_bonus"],
+        3_000_000_000,
+        "tournament.rules: rules: game_bonus must be between 0 and 500",
+        id="rules-past-limit",
+    ),
+    pytest.param(
+        ["tournament", "rules", "gin_extra_boxes"],
+        6,
+        "tournament.rules: rules: gin_extra_boxes must be between 0 and 5",
+        id="rules-past-limit-boxes",
+    ),
     pytest.param(["tournament", "date"], "yesterday", "not a date", id="date"),
     pytest.param(["tournament", "created"], "2025-01-01T10:00:00", "no time zone", id="naive"),
     pytest.param(["tournament", "owner"], None, "must be text", id="owner-null"),

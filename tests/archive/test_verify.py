@@ -69,7 +69,9 @@ def test_a_tampered_winner_and_status_are_reported(tournament):
     assert status == 1
     assert f"{match.key}  winner_side: stored {loser}, computed {match.winner_side}" in out
     assert f"{first.key}  status: stored in_play, computed awaiting_confirmation or complete" in out
-    assert out.splitlines()[-1].startswith("2 differences in 2 of")
+    # The match the winner went on to now holds somebody else.
+    assert f"  side_{match.next_slot.lower()}: should hold the winner of {match.key}" in out
+    assert out.splitlines()[-1].startswith("3 differences in 3 of")
 
 
 def test_a_tampered_hand_is_reported(tournament):

@@ -87,7 +87,9 @@ def test_real_process_reads_standard_input():
             "hand 1",
             id="wrong-type",
         ),
-        pytest.param('{"rules": {"preset": "modern", "game_target": -4}}', "at least 1", id="rng"),
+        pytest.param(
+            '{"rules": {"preset": "modern", "game_target": -4}}', "between 1 and 5000", id="rng"
+        ),
         pytest.param("[" * 100000, "invalid JSON", id="deep-nesting"),
     ],
 )
@@ -98,6 +100,12 @@ def test_bad_input_is_one_line_on_stderr(stdin, mentions):
     assert mentions in result.stderr
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_knob_past_its_limit_is_named_with_the_limit():
+    result = run("-", stdin='{"rules": {"preset": "modern", "game_bonus": 3000000000}}')
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "error: rules: game_bonus must be between 0 and 500\n"
 
 
 def test_missing_file():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from scoring.engine import PRESETS
 from tests.factories import make_bracket, make_director, make_tournament, make_user
@@ -134,7 +135,7 @@ def test_blank_knobs_follow_the_preset():
     ("knob", "value", "message"),
     [
         ("knock_limit", "11", "between 0 and 10"),
-        ("game_target", "0", "at least 1"),
+        ("game_target", "0", "between 1 and 5000"),
         ("games_to_win", "abc", "whole number"),
         ("big_gin_bonus", "lots", "whole number"),
         ("tie", "sometimes", "Select a valid choice"),
@@ -222,6 +223,30 @@ def test_locked_rules_cannot_change(director_client):
     assert response.status_code == 302
     t.refresh_from_db()
     assert t.venue == "Back room" and t.ruleset.preset == "tournament"
+
+
+def test_a_refused_change_to_locked_rules_shows_the_stored_rules(director_client):
+    """The page comes back with the rules as stored (summary, preset and knobs), not as
+    submitted, and says plainly that they are locked and were not changed."""
+    t = make_tournament(owner=director_client.user, preset="tournament")
+    services.lock_rules(tournament=t)
+    url = reverse("tournaments:tournament-setup", args=[t.slug])
+    stored = rules_summary(t.ruleset)
+    submitted = {**BASE, "name": "Renamed", "preset": "modern", "game_target": "300"}
+
+    response = director_client.post(url, submitted)
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert escape(stored) in body
+    assert escape(rules_summary(PRESETS["modern"].replace(game_target=300))) not in body
+    assert "The rules are locked" in body and "The rules were not changed." in body
+    form = response.context["form"]
+    assert form["preset"].value() == "tournament" and form["game_target"].value() is None
+    assert '<option value="tournament" selected>' in body and 'value="300"' not in body
+    t.refresh_from_db()
+    assert (t.name, t.ruleset.preset, t.ruleset.game_target) != ("Renamed", "modern", 300)
+    assert t.ruleset == PRESETS["tournament"]
 
 
 def test_update_service_refuses_locked_rules():

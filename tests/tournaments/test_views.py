@@ -422,7 +422,8 @@ def test_hostile_input_gets_an_answer_not_a_500(client, director):
 
 
 def test_rule_values_are_bounded(client, director):
-    from tournaments.forms import MAX_KNOB_VALUE, TournamentForm
+    from scoring.engine import KNOB_RANGES
+    from tournaments.forms import TournamentForm
 
     data = {
         "name": "x",
@@ -436,5 +437,5 @@ def test_rule_values_are_bounded(client, director):
     form = TournamentForm(data={**data, "game_target": HUGE, "big_gin_bonus": HUGE})
     assert not form.is_valid()
     assert {"game_target", "big_gin_bonus"} <= set(form.errors)
-    form = TournamentForm(data={**data, "game_target": str(MAX_KNOB_VALUE)})
+    form = TournamentForm(data={**data, "game_target": str(KNOB_RANGES["game_target"][1])})
     assert form.is_valid(), form.errors

@@ -1,7 +1,7 @@
 """Models of the tournaments app, split by concept and re-exported here."""
 
 from .audit import AuditEntry
-from .matches import Match, new_token
+from .matches import Match, is_token, new_token
 from .players import Player
 from .tournaments import Entry, Tournament, default_rules, unique_slug
 
@@ -12,6 +12,7 @@ __all__ = [
     "Player",
     "Tournament",
     "default_rules",
+    "is_token",
     "new_token",
     "unique_slug",
 ]

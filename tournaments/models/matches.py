@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.db import models
@@ -14,9 +15,19 @@ SIDES = ("A", "B")
 SIDE_CHOICES = [("A", "A"), ("B", "B")]
 
 
+TOKEN_BYTES = 32
+# What new_token makes: 32 bytes in URL-safe base64, without padding.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
 def new_token() -> str:
     """256 random bits, URL-safe: the secret in a table link (QR code)."""
-    return secrets.token_urlsafe(32)
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` has the shape of a table-link token (as :func:`new_token` makes)."""
+    return isinstance(value, str) and _TOKEN.fullmatch(value) is not None
 
 
 class Match(models.Model):

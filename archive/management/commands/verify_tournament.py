@@ -1,5 +1,6 @@
-"""``manage.py verify_tournament SLUG``: recompute every match from its hands and report
-any stored summary that disagrees (:mod:`archive.verify`). It changes nothing.
+"""``manage.py verify_tournament SLUG``: check the bracket's shape, recompute every match
+from its hands and report any stored summary that disagrees (:mod:`archive.verify`). It
+changes nothing.
 
 Exit status 0 when everything agrees, 1 when anything differs or the slug is unknown.
 """
@@ -17,7 +18,10 @@ from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Recompute every match of a tournament from its hands and report any difference."
+    help = (
+        "Check a tournament's bracket, recompute every match from its hands and report any "
+        "difference."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="the tournament, as in /t/<slug>/")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engine import KNOBS, PRESETS, ScoringError, resolve_rules, score_request
+from scoring.engine import (
+    KNOB_RANGES,
+    KNOBS,
+    MAX_HANDS,
+    PRESETS,
+    ScoringError,
+    resolve_rules,
+    score_request,
+)
 
 KNOCK = {"kind": "knock", "by": "A", "deadwood": 3, "defender_deadwood": 20}
 
@@ -55,8 +63,8 @@ def test_overrides_apply_on_top_of_the_preset():
         ({"preset": "modern", "gin_bonsu": 20}, "unknown rule gin_bonsu"),
         ({"preset": "modern", "knock_limit": 11}, "between 0 and 10"),
         ({"preset": "modern", "knock_limit": -1}, "between 0 and 10"),
-        ({"preset": "modern", "game_target": 0}, "at least 1"),
-        ({"preset": "modern", "gin_bonus": -5}, "at least 0"),
+        ({"preset": "modern", "game_target": 0}, "game_target must be between 1 and 5000"),
+        ({"preset": "modern", "gin_bonus": -5}, "gin_bonus must be between 0 and 500"),
         ({"preset": "modern", "gin_bonus": 2.5}, "whole number"),
         ({"preset": "modern", "gin_bonus": "25"}, "whole number"),
         ({"preset": "modern", "gin_bonus": True}, "whole number"),
@@ -74,6 +82,65 @@ def test_overrides_apply_on_top_of_the_preset():
 def test_bad_rules(rules, mentions):
     with pytest.raises(ScoringError, match=mentions):
         score_request({"rules": rules, "hands": []})
+
+
+# Far past anything played, small enough that every total fits a 32-bit column
+# (tests/scoring/test_limits.py holds that).
+BOUNDS = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 500),
+    "big_gin_bonus": (0, 500),
+    "undercut_bonus": (0, 500),
+    "game_target": (1, 5000),
+    "game_bonus": (0, 500),
+    "box_bonus": (0, 500),
+    "gin_extra_boxes": (0, 5),
+    "undercut_extra_boxes": (0, 5),
+    "shutout_bonus": (0, 500),
+    "games_to_win": (1, 10),
+    "hollywood_columns": (1, 10),
+}
+
+
+def test_every_whole_number_knob_is_bounded():
+    assert KNOB_RANGES == BOUNDS
+    assert {name for name in KNOBS if type(getattr(PRESETS["modern"], name)) is int} == set(BOUNDS)
+
+
+@pytest.mark.parametrize(("name", "bounds"), BOUNDS.items(), ids=list(BOUNDS))
+def test_a_knob_takes_its_limits_and_nothing_past_them(name, bounds):
+    low, high = bounds
+    for value in (low, high):
+        assert getattr(resolve_rules({"preset": "modern", name: value}), name) == value
+    for value in (low - 1, high + 1, 3_000_000_000):
+        with pytest.raises(ScoringError) as caught:
+            resolve_rules({"preset": "modern", name: value})
+        assert str(caught.value) == f"rules: {name} must be between {low} and {high}"
+        assert caught.value.field == name
+
+
+def test_the_overflowing_rules_of_the_issue_are_refused():
+    rules = {
+        "preset": "oklahoma",
+        **dict.fromkeys(
+            ["game_target", "gin_bonus", "big_gin_bonus", "box_bonus", "gin_extra_boxes"], 10000
+        ),
+        "game_bonus": 10000,
+        "shutout": "double_total",
+        "spade_double_boxes": True,
+        "games_to_win": 10,
+    }
+    with pytest.raises(ScoringError, match="game_target must be between 1 and 5000"):
+        score_request({"rules": rules, "hands": []})
+
+
+@pytest.mark.parametrize("preset", ["modern", "hollywood"])
+def test_a_match_has_at_most_max_hands(preset):
+    draws = [{"kind": "draw"}] * MAX_HANDS
+    assert len(score_request({"rules": preset, "hands": draws}).hands) == MAX_HANDS == 10_000
+    with pytest.raises(ScoringError) as caught:
+        score_request({"rules": preset, "hands": [*draws, {"kind": "draw"}]})
+    assert str(caught.value) == "hand 10001: a match has at most 10000 hands"
 
 
 @pytest.mark.parametrize(

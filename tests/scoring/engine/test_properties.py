@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import (
+    KNOB_RANGES,
     PRESETS,
     Card,
     HandInput,
@@ -14,6 +15,7 @@ from scoring.engine import (
     Pair,
     ScoringError,
     Side,
+    largest_match_total,
     score_hand,
     score_match,
 )
@@ -192,7 +194,7 @@ def folded(rules, hands, dealer):
     st.integers(0, 40),
 )
 def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
-    """score_match's fast fold of the games format gives exactly MatchState.apply's state:
+    """score_match's fast folds (games and Hollywood) give exactly MatchState.apply's state:
     every scored hand, tally, dealer and the error (hand, message, field) if any."""
     rules, hands = case
     rules = rules.replace(deal=deal)
@@ -205,7 +207,35 @@ def test_replay_equals_folding_hand_by_hand(case, odd, deal, dealer, at):
         except ScoringError as error:
             got = (error.hand, str(error), error.field)
         assert got == expected
-    if not rules.is_hollywood:
-        assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
+    assert all(scores[hand] == score_hand(rules, hand) for hand in scores)
     if isinstance(got, MatchState):
         assert score_match(rules, hands, dealer) == expected.sheet()
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_and_hands(), st.none() | sides)
+def test_hollywood_replay_equals_folding_hand_by_hand(case, dealer):
+    """The same for Hollywood whatever the preset (the other knobs vary with it)."""
+    rules, hands = case
+    rules = rules.replace(format="hollywood")
+    expected = folded(rules, hands, dealer)
+    try:
+        got = replay(rules, iter(hands), dealer)
+    except ScoringError as error:
+        got = (error.hand, str(error), error.field)
+    assert got == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules_and_hands(), st.integers(0, 500), st.integers(0, 500), st.integers(0, 5))
+def test_no_total_exceeds_the_largest_worked_out_for_its_rules(case, bonus, box, extra):
+    """limits.largest_match_total, given a match's own knob values and hand count, bounds
+    every game's (column's) total and the match total."""
+    rules, hands = case
+    rules = rules.replace(game_bonus=bonus, box_bonus=box, undercut_extra_boxes=extra)
+    sheet, kept = playable(rules, hands)
+    own = {name: (0, getattr(rules, name) or 0) for name in KNOB_RANGES}
+    bound = largest_match_total(own, hands=len(kept))
+    for game in sheet.games:
+        assert max(game.total.a, game.total.b) <= bound
+    assert max(sheet.match.total.a, sheet.match.total.b) <= bound

@@ -1,0 +1,64 @@
+"""How large the numbers of a match can get under the bounded knobs (``rules.KNOB_RANGES``)
+and hands (``rules.MAX_HANDS``): the proof, in code, that a total fits a 32-bit column.
+
+What this module does not do: check anything at run time. The bounds are enforced where
+knobs and hands come in (``rules.check_knob``, ``match``); a test holds the result of
+:func:`largest_match_total` below the database's integer columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .hands import MAX_DEADWOOD
+from .rules import KNOB_RANGES, MAX_HANDS
+
+
+def largest_hand(ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES) -> tuple[int, int]:
+    """(points, boxes): the most one hand can score, each at its largest.
+
+    Points: a big gin or gin against the largest deadwood, or an undercut of the largest
+    knock by a defender with nothing, or a knock against the largest deadwood; doubled
+    by a spade. Boxes: one, plus the larger extra, doubled by a spade.
+    """
+    most = {name: high for name, (_low, high) in ranges.items()}
+    base = max(
+        most["big_gin_bonus"] + MAX_DEADWOOD,
+        most["gin_bonus"] + MAX_DEADWOOD,
+        most["knock_limit"] + most["undercut_bonus"],
+        MAX_DEADWOOD - 1,
+    )
+    extra = max(most["gin_extra_boxes"], most["undercut_extra_boxes"])
+    return 2 * base, 2 * (1 + extra)
+
+
+def largest_match_total(
+    ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES, hands: int = MAX_HANDS
+) -> int:
+    """An upper bound on one side's match total (and so on any game or column total).
+
+    With T the target, P and B the most points and boxes of a hand, g the game bonus,
+    s the shutout bonus and x the box bonus (each at its most):
+
+    * A closed game's winner was below T before the hand that closed it, so has at most
+      T - 1 + P points; the loser at most T - 1 and no bonus.
+    * The winner's total without boxes is then at most w = max(2(T - 1 + P + g),
+      T - 1 + P + g + s): ``double_total`` doubles points and game bonus, the other
+      shutout rules add less.
+    * Boxes: each hand gives its winner at most B, paid x each, counted twice at most
+      (``double_total``). In the games format a hand is in one game; in Hollywood it
+      can be in every column.
+    * Games format: a side ends with at most W games won and W - 1 lost, so
+      W·w + (W - 1)(T - 1) + 2·hands·B·x. Hollywood, with C columns each won or lost:
+      C·w + 2·C·hands·B·x. The bound is the larger of the two.
+    """
+    most = {name: high for name, (_low, high) in ranges.items()}
+    points, boxes = largest_hand(ranges)
+    target, game_bonus = most["game_target"], most["game_bonus"]
+    won_points = target - 1 + points + game_bonus
+    won = max(2 * won_points, won_points + most["shutout_bonus"])
+    box_points = 2 * hands * boxes * most["box_bonus"]
+    games_to_win, columns = most["games_to_win"], most["hollywood_columns"]
+    games = games_to_win * won + (games_to_win - 1) * (target - 1) + box_points
+    hollywood = columns * won + columns * box_points
+    return max(games, hollywood)
