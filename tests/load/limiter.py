@@ -96,9 +96,11 @@ def scratch_environment(scratch: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def prepare_scratch(env: dict[str, str]) -> dict[str, str]:
+def prepare_scratch(env: dict[str, str], module: str = "tests.load.limiter") -> dict[str, str]:
+    """Run ``python -m MODULE --prepare`` (a migrated scratch database) in ``env``; its last
+    line of output, as JSON."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.load.limiter", "--prepare"],
+        [sys.executable, "-m", module, "--prepare"],
         cwd=ROOT,
         env=env,
         capture_output=True,

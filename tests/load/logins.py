@@ -32,8 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .limiter import scratch_environment
-from .servers import ROOT, gunicorn
+from .limiter import prepare_scratch, scratch_environment
+from .servers import gunicorn
 
 USERNAME = "director"
 PASSWORD = "the-real-password-42"
@@ -95,19 +95,7 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="ginclub-logins-") as folder:
         scratch = Path(folder)
         env = scratch_environment(scratch, GINCLUB_LOAD_REAL_PASSWORDS="1")
-        import subprocess
-
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.load.logins", "--prepare"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-            check=False,
-        )
-        if done.returncode:
-            raise RuntimeError(f"preparing the scratch database failed:\n{done.stderr[-4000:]}")
+        prepare_scratch(env, module="tests.load.logins")
         log = scratch / "gunicorn.log"
         with gunicorn(env, workers=workers, threads=1, log=log, timeout=120) as base:
             url = base + path
