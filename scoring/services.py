@@ -10,8 +10,15 @@ once. Pages that list hands (with their ids, who entered them) load model instan
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
 or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules refuse),
-:class:`HandConflict` (hand numbering: a double tap, a second device) or Django's
-``ValidationError`` (a correction blocked by a later match); nothing is written then.
+:class:`HandConflict` (hand numbering: a double tap, a second device),
+:class:`~scoring.versions.StaleForm` (a correction made against a hand or a result that
+changed meanwhile) or Django's ``ValidationError`` (a correction blocked by a later
+match); nothing is written then.
+
+A new hand says which number it is. A correction or deletion names the hand by its id and
+the version its page showed (:mod:`scoring.versions`), never by its position alone: a
+double tap, a second tab or an earlier hand deleted meanwhile can then never make it land
+on another hand, or on one that changed since the person looked at it.
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Match
 
 from .models import Hand
+from .versions import seen_hand
 
 HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
 
@@ -312,14 +320,23 @@ def _record_locked(
 
 
 def correct_hand(
-    *, match: Match, number: int, data: HandData, user: Any = None, via: str = ""
+    *,
+    match: Match,
+    hand_id: int | None,
+    version: str,
+    data: HandData,
+    user: Any = None,
+    via: str = "",
+    complete: bool | None = None,
 ) -> MatchSheet:
-    """Replace hand ``number``; the whole match is recomputed from its hands."""
+    """Replace the hand that ``hand_id`` and ``version`` name (see :func:`seen_hand`);
+    the whole match is recomputed from its hands."""
     data = data.cleaned()
     with transaction.atomic():
         match = _locked_match(match)
         hands = load_hands(match)
-        hand = _hand_numbered(hands, number)
+        hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
+        number = hand.number
         before = asdict(HandData.of(hand))
         inputs = hand_inputs(hands)
         inputs[number - 1] = data.to_input()
@@ -340,14 +357,24 @@ def correct_hand(
     return sheet
 
 
-def delete_hand(*, match: Match, number: int, user: Any = None, via: str = "") -> MatchSheet:
-    """Remove hand ``number``; later hands move up one number."""
+def delete_hand(
+    *,
+    match: Match,
+    hand_id: int | None,
+    version: str,
+    user: Any = None,
+    via: str = "",
+    complete: bool | None = None,
+) -> MatchSheet:
+    """Remove the hand that ``hand_id`` and ``version`` name (see :func:`seen_hand`);
+    later hands move up one number."""
     with transaction.atomic():
         match = _locked_match(match)
         hands = load_hands(match)
-        hand = _hand_numbered(hands, number)
+        hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
+        number = hand.number
         before = asdict(HandData.of(hand))
-        remaining = [h for h in hands if h.number != number]
+        remaining = [h for h in hands if h.pk != hand.pk]
         sheet = _rescore(match, hand_inputs(remaining))
         hand.delete()
         # One row at a time, lowest first, so (match, number) stays unique throughout.
@@ -413,12 +440,6 @@ def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) 
             gettext_noop("This change would make a later hand invalid (%(problem)s)."),
             {"problem": error.render(_)},
         ) from None
-
-
-def _hand_numbered(hands: Sequence[Hand], number: int) -> Hand:
-    if not 1 <= number <= len(hands):
-        raise HandConflict(_("There is no hand %(number)d in this match.") % {"number": number})
-    return hands[number - 1]
 
 
 def _user(user: Any) -> Any:

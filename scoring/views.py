@@ -1,4 +1,5 @@
-"""The match sheet, hand entry and corrections, for signed-in users and table links alike.
+"""The match sheet, hand entry and confirmation, for signed-in users and table links alike
+(correcting and deleting a hand: :mod:`scoring.corrections`).
 
 Each view is reached two ways (see :mod:`scoring.access`): ``/t/<slug>/matches/<id>/…``
 and ``/table/<token>/…``. Every page works without JavaScript; with htmx a POST returns
@@ -15,7 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -27,7 +28,6 @@ from django_htmx.http import trigger_client_event
 
 from scoring.engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.services import blocking_match
 
 from . import access as access_module
 from . import services
@@ -266,91 +266,6 @@ def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     form.is_valid()
     context = {**base_context(access), "form": form}
     return TemplateResponse(request, f"{TEMPLATE}#hand-preview", context)
-
-
-def _hand(access: MatchAccess, hands: list[Hand], number: int) -> Hand:
-    if not 1 <= number <= len(hands):
-        raise Http404(_("There is no hand %(number)d in this match.") % {"number": number})
-    return hands[number - 1]
-
-
-def _correction_allowed(access: MatchAccess) -> None:
-    require_entry(access)
-    if access.match.status == Match.Status.COMPLETE and not access.can_direct:
-        raise PermissionDenied(_("This match is complete; only a director can correct it."))
-
-
-@require_http_methods(["GET", "POST"])
-@match_view
-def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
-    _correction_allowed(access)
-    match = access.match
-    hands = services.load_hands(match)
-    hand = _hand(access, hands, number)
-    initial = {
-        "number": number,
-        "kind": hand.kind,
-        "by": hand.by,
-        "deadwood": hand.deadwood,
-        "defender_deadwood": hand.defender_deadwood,
-        "knock_card": hand.knock_card,
-    }
-    if request.method == "POST":
-        form = HandForm(request.POST, match=match, hands=hands, replacing=number)
-        if form.is_valid() and "confirm" in request.POST:
-            try:
-                services.correct_hand(
-                    match=match,
-                    number=number,
-                    data=form.hand_data(),
-                    user=access.actor,
-                    via=access.via,
-                )
-            except REFUSALS as error:
-                form.add_error(None, refusal_message(error))
-            else:
-                messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
-                return HttpResponseRedirect(access.url("match-sheet"))
-    else:
-        form = HandForm(initial=initial, match=match, hands=hands, replacing=number)
-    context = {
-        **base_context(access),
-        "form": form,
-        "hand": hand,
-        "number": number,
-        "blocking": blocking_match(match),
-        "confirming": request.method == "POST" and form.is_bound and not form.errors,
-    }
-    return TemplateResponse(request, "scoring/hand_edit.html", context)
-
-
-@require_http_methods(["GET", "POST"])
-@match_view
-def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
-    _correction_allowed(access)
-    match = access.match
-    hands = services.load_hands(match)
-    hand = _hand(access, hands, number)
-    error = ""
-    if request.method == "POST":
-        try:
-            services.delete_hand(match=match, number=number, user=access.actor, via=access.via)
-        except REFUSALS as problem:
-            error = refusal_message(problem)
-        else:
-            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
-            return HttpResponseRedirect(access.url("match-sheet"))
-    sheet = services.sheet_for(match, hands)
-    context = {
-        **base_context(access),
-        "hand": hand,
-        "number": number,
-        "row": present(sheet, names_of(match)),
-        "scored": sheet.hands[number - 1],
-        "error": error,
-    }
-    status = 400 if error else 200
-    return TemplateResponse(request, "scoring/hand_delete.html", context, status=status)
 
 
 @require_POST
