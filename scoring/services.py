@@ -208,6 +208,7 @@ LIVE_FIELDS = (
     "token_revoked",
     "started_at",
     "completed_at",
+    "version",
 )
 
 
@@ -393,9 +394,13 @@ def delete_hand(
     return sheet
 
 
-def confirm_result(*, match: Match, user: Any = None, via: str = "") -> Match:
-    """The loser (at the table) or a director signs off the result; the bracket moves on."""
-    return tournament_services.confirm_match(match=match, user=user, via=via)
+def confirm_result(
+    *, match: Match, user: Any = None, via: str = "", version: int | str | None = None
+) -> Match:
+    """The loser (at the table) or a director signs off the result; the bracket moves on.
+    ``version`` is the :attr:`Match.version` the confirming page showed: if the hands
+    changed since, nothing is confirmed (``ValidationError``)."""
+    return tournament_services.confirm_match(match=match, user=user, via=via, version=version)
 
 
 TABLE_LINK_ACTIONS = ("revoke", "renew")

@@ -66,10 +66,14 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
             }
             return render(request, "scoring/table_closed.html", context, status=429)
         except TableLinkClosed as closed:
+            reason = closed.reason
+            if request.method == "POST" and closed.match.status == Match.Status.COMPLETE:
+                # Sent from a page opened before the result was confirmed.
+                reason = f"{_('The result was confirmed meanwhile; nothing was changed.')} {reason}"
             return render(
                 request,
                 "scoring/table_closed.html",
-                {"reason": closed.reason, "match": closed.match, "table_link": True},
+                {"reason": reason, "match": closed.match, "table_link": True},
                 status=410,
             )
         patch_vary_headers(response, ("HX-Request",))
@@ -276,7 +280,12 @@ def match_confirm(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     if access.token is None and not access.can_direct:
         raise PermissionDenied(_("Only a director or the players at the table confirm results."))
     try:
-        services.confirm_result(match=access.match, user=access.actor, via=access.via)
+        services.confirm_result(
+            match=access.match,
+            user=access.actor,
+            via=access.via,
+            version=request.POST.get("version", ""),
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -1,4 +1,4 @@
-"""A correction or deletion names what the person saw.
+"""A correction, deletion, confirmation or walkover names what the person saw.
 
 Hands are addressed by their identity and the values the page showed, not by their
 position: a form opened before another device changed the match is refused with the
@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from scoring.models import Hand
 from scoring.services import confirm_result
+from tests.factories import make_bracket
 from tournaments.models import AuditEntry, Match
 
 from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
@@ -166,6 +167,41 @@ def test_a_hand_id_from_another_match_is_refused(client):
     assert len(values(match)) == len(values(other)) == 5
 
 
+def test_a_confirmation_after_a_correction_it_did_not_see_is_refused(client):
+    match = ready_match()
+    play(match, win_games("A", 3))
+    confirm = table(match, "match-confirm")
+    form = hidden_fields(client.get(table(match)).content.decode(), confirm)
+    assert "version" in form
+    # The director corrects a hand meanwhile; A still wins.
+    director = type(client)()
+    director.force_login(match.tournament.owner)
+    edit = sheet(match, "hand-edit", number=9)
+    fields = opened(director, edit)
+    director.post(edit, {**fields, **post_data(9, gin("A", 90)), "confirm": "1"})
+    response = client.post(confirm, form, follow=True)
+    assert "The match changed since you opened this page" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.AWAITING
+    # Having seen the sheet again, the loser confirms.
+    form = hidden_fields(client.get(table(match)).content.decode(), confirm)
+    client.post(confirm, form)
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE
+
+
+def test_a_table_correction_after_the_confirmation_says_so(client):
+    match = ready_match()
+    play(match, win_games("A", 3))
+    url = table(match, "hand-edit", number=2)
+    form = opened(client, url)
+    confirm_result(match=match)
+    response = client.post(url, {**form, **post_data(2, gin("B", 90)), "confirm": "1"})
+    assert response.status_code == 410
+    assert "The result was confirmed meanwhile" in response.content.decode()
+    assert values(match)[1] == ("gin", "A", None, 98)
+
+
 def test_a_directors_correction_opened_before_the_confirmation_changes_nothing(client):
     match = ready_match()
     play(match, win_games("A", 3))
@@ -185,3 +221,22 @@ def test_a_directors_correction_opened_before_the_confirmation_changes_nothing(c
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PLAY
+
+
+def test_a_walkover_after_a_hand_it_did_not_see_is_refused(client):
+    tournament = make_bracket(players=4)
+    match = Match.objects.filter(tournament=tournament, round=1).order_by("position").first()
+    client.force_login(tournament.owner)
+    rounds = reverse("tournaments:round-control", args=[tournament.slug])
+    url = reverse("tournaments:match-walkover", args=[tournament.slug, match.pk])
+    form = hidden_fields(client.get(rounds).content.decode(), url)
+    assert "version" in form
+    play(match, [knock("A", 2, 30)])  # the players turn up and enter a hand
+    response = client.post(url, {**form, "winner_side": "B"}, HTTP_HX_REQUEST="true")
+    assert "The match changed since you opened this page" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PLAY and not match.forfeit
+    form = hidden_fields(response.content.decode(), url)
+    response = client.post(url, {**form, "winner_side": "B"}, HTTP_HX_REQUEST="true")
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE and match.winner_side == "B"

@@ -180,7 +180,8 @@ def test_table_link_losing_side_confirms_and_the_link_closes(client):
     play(match, win_games("A", 3))
     page = client.get(table_url(match)).content.decode()
     assert f"I, {match.side_name('B')}, confirm the result" in page
-    response = client.post(table_url(match, "match-confirm"))
+    confirm = table_url(match, "match-confirm")
+    response = client.post(confirm, hidden_fields(page, confirm))
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE
     assert response["Location"] == sheet_url(match)
