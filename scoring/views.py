@@ -9,7 +9,7 @@ only the region it changed and the hand list reloads itself on the ``hand-record
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
+from dataclasses import replace
 from functools import partial, wraps
 from typing import Any
 
@@ -28,6 +28,7 @@ from django_htmx.http import trigger_client_event
 
 from scoring.engine import MatchSheet, ScoringError
 from tournaments.models import Match
+from tournaments.routing import lock_tournament
 
 from . import access as access_module
 from . import services
@@ -53,12 +54,12 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
 
     @wraps(view)
     def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        where = {name: kwargs.pop(name) for name in ("slug", "match_id", "token") if name in kwargs}
         try:
-            with transaction.atomic() if write else nullcontext():
-                access = access_module.resolve(request, lock=write, **kwargs)
-                for name in ("slug", "match_id", "token"):
-                    kwargs.pop(name, None)
-                response = view(request, access, **kwargs)
+            if write:
+                response = _locked_call(view, request, where, kwargs)
+            else:
+                response = view(request, access_module.resolve(request, **where), **kwargs)
         except TokenRateLimited:
             context = {
                 "reason": _("Too many wrong table links from this device. Try again later."),
@@ -80,6 +81,29 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
         return response
 
     return wrapper
+
+
+def _locked_call(
+    view: Callable[..., HttpResponse], request: HttpRequest, where: dict, kwargs: dict
+) -> HttpResponse:
+    """The view in a transaction that locked the match row first. The tournament's first
+    hand also writes the tournament row, which the lock order (tournaments.routing) wants
+    locked before the match: then the service says so before writing anything, and this
+    starts again with the tournament locked first."""
+    tournament_id = None
+    while True:
+        try:
+            with transaction.atomic():
+                if tournament_id is not None:
+                    lock_tournament(tournament_id)
+                access = access_module.resolve(request, lock=True, **where)
+                if tournament_id is not None:
+                    access = replace(access, tournament_locked=True)
+                return view(request, access, **kwargs)
+        except services.TournamentLockNeeded as needed:
+            if tournament_id is not None:
+                raise
+            tournament_id = needed.tournament_id
 
 
 # What a hand write may refuse with: numbering, the rules, a later match in the way.
@@ -233,6 +257,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 via=access.via,
                 dealer=form.cleaned_data.get("first_dealer"),
                 locked=access.locked,
+                tournament_locked=access.tournament_locked,
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None

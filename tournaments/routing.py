@@ -11,6 +11,25 @@ complete yet) or *empty* (nobody will ever come: a bye, or the feeding match pro
 nobody). A match whose slots are all settled becomes ready, or completes by itself as a
 bye; a bye's winner moves on at once.
 
+Lock order. Every write that touches a match takes its locks in this order, so that two
+writes meeting on one match queue rather than deadlock (PostgreSQL; SQLite's immediate
+transactions serialise writers anyway):
+
+1. the tournament row, with :func:`lock_tournament`, by every write that moves players
+   through the bracket or may change a confirmed result: confirmation, reopening,
+   walkover, withdrawal, tables, the draw, a hand's correction or deletion (it may reopen
+   the match), a table link's renewal, a tournament's settings, and the tournament's very
+   first hand (it locks the rules, a write of the tournament row);
+2. match rows: the whole board at once (:meth:`Board.load`, in id order) under the
+   tournament lock, or the one match a hand is written to;
+3. then hands, audit rows and any other row.
+
+Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its
+match row. It never waits for the tournament lock: the lock is ``FOR NO KEY UPDATE``,
+which lets the foreign keys of the rows a hand write inserts (hand, audit row) take their
+key-share lock on the tournament row. Whoever locks more than one match row holds the
+tournament lock, so two of those never meet out of order.
+
 What this module does not do: permission checks, audit rows, or transactions (the
 services do those).
 """
@@ -85,16 +104,17 @@ class Board:
     def load(cls, tournament: Tournament, *, lock: bool = True) -> Board:
         """Every match of ``tournament``.
 
-        With ``lock`` the tournament row is locked first (on PostgreSQL; SQLite's
-        immediate transactions serialise writers anyway): one lock serialises every
-        bracket move in a tournament, so two tables confirming at once queue instead of
-        deadlocking over each other's match rows. Hand entry locks only its own match
-        row; it writes the tournament row only with the tournament's very first hand
-        (to lock the rules).
+        With ``lock`` the tournament row is locked first, then every match row (see the
+        lock order above): one lock serialises every bracket move in a tournament, so two
+        tables confirming at once queue instead of deadlocking over each other's match
+        rows, and a hand being written to one of the matches is waited for, so the board
+        never saves a stale copy of a row over it.
         """
+        matches = Match.objects.filter(tournament=tournament).order_by("pk")
         if lock:
             lock_tournament(tournament)
-        matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
+            matches = matches.select_for_update(no_key=True)
+        matches = list(matches)
         key_of = {m.pk: m.key for m in matches}
         routes = {
             m.key: Route(
@@ -302,9 +322,14 @@ class Board:
         return changed
 
 
-def lock_tournament(tournament: Tournament) -> None:
-    """Take the per-tournament lock that serialises bracket moves (see Board.load)."""
-    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
+def lock_tournament(tournament: Tournament | int) -> None:
+    """Take the per-tournament lock, step 1 of the lock order (module docstring).
+
+    ``FOR NO KEY UPDATE``: it excludes every other holder of the lock, and any update of
+    the tournament row, but not the key-share lock a foreign key takes when a hand write
+    inserts a row that points at the tournament."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    list(Tournament.objects.select_for_update(no_key=True).filter(pk=pk).values_list("pk"))
 
 
 def _queue_order(match: Match) -> tuple[int, int, int]:

@@ -9,7 +9,7 @@ and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake
 raises :class:`django.core.exceptions.ValidationError` with a translated message and
 changes nothing; views show the message. Routing (who plays whom next, byes, tables)
-lives in :mod:`tournaments.routing`.
+lives in :mod:`tournaments.routing`, with the order in which every write takes its locks.
 
 A confirmation or a walkover is given on a page that showed the match at some
 :attr:`Match.version`; the view passes it on, and the write is refused if the hands have
@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from . import audit
 from .models import Entry, Match, Tournament
-from .routing import OTHER, Board, copy_state
+from .routing import OTHER, Board, copy_state, lock_tournament
 
 Status = Match.Status
 
@@ -269,7 +269,8 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
     """Take a player out. Once the bracket exists, each unfinished match of theirs with a
     known opponent is a walkover for the opponent; later opponents get one on arrival."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        lock_tournament(entry.tournament_id)  # before the entry row: the lock order
+        entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.withdrawn:
             raise ValidationError(_("%(player)s has already withdrawn.") % {"player": entry})
         entry.withdrawn = True
