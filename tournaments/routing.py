@@ -20,15 +20,17 @@ transactions serialise writers anyway):
    walkover, withdrawal, tables, the draw, a hand's correction or deletion (it may reopen
    the match), a table link's renewal, a tournament's settings, and the tournament's very
    first hand (it locks the rules, a write of the tournament row);
-2. match rows: the whole board at once (:meth:`Board.load`, in id order) under the
-   tournament lock, or the one match a hand is written to;
+2. match rows: the one match a hand is written to, or under the tournament lock the
+   match a bracket move decides on (or the whole board, for reopening and withdrawals)
+   and then the rows the move writes (:meth:`Board.load`, :meth:`Board.save`);
 3. then hands, audit rows and any other row.
 
 Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its
 match row. It never waits for the tournament lock: the lock is ``FOR NO KEY UPDATE``,
 which lets the foreign keys of the rows a hand write inserts (hand, audit row) take their
 key-share lock on the tournament row. Whoever locks more than one match row holds the
-tournament lock, so two of those never meet out of order.
+tournament lock, so two of those never meet; a hand write, once it holds its match row,
+waits for no other lock, so it always lets the others through.
 
 What this module does not do: permission checks, audit rows, or transactions (the
 services do those).
@@ -68,6 +70,9 @@ ROUTING_FIELDS = [
 ]
 
 
+ROUTING_ATTNAMES = [Match._meta.get_field(name).attname for name in ROUTING_FIELDS]
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """Where a match's result goes: ``(key, slot)`` for the winner and for the loser."""
@@ -92,6 +97,8 @@ class Board:
         self.withdrawn = withdrawn
         self.now = now or timezone.now()
         self.dirty: set[str] = set()
+        # The routing fields as stored, so that save() writes only what the board changed.
+        self.stored = {m.key: _routing_state(m) for m in self.matches.values() if m.pk}
         # (key, slot) -> (feeding match key, "winner" | "loser")
         self.feeders: dict[tuple[str, str], tuple[str, str]] = {}
         for key, route in routes.items():
@@ -101,19 +108,35 @@ class Board:
                 self.feeders[route.loser_to] = (key, "loser")
 
     @classmethod
-    def load(cls, tournament: Tournament, *, lock: bool = True) -> Board:
+    def load(
+        cls,
+        tournament: Tournament,
+        *,
+        lock: bool = True,
+        focus: Match | None = None,
+        whole: bool = False,
+    ) -> Board:
         """Every match of ``tournament``.
 
-        With ``lock`` the tournament row is locked first, then every match row (see the
-        lock order above): one lock serialises every bracket move in a tournament, so two
-        tables confirming at once queue instead of deadlocking over each other's match
-        rows, and a hand being written to one of the matches is waited for, so the board
-        never saves a stale copy of a row over it.
+        With ``lock`` the tournament row is locked first (the lock order above): one lock
+        serialises every bracket move in a tournament, so two tables confirming at once
+        queue instead of deadlocking over each other's match rows. Then the row of
+        ``focus``, the match the move decides on, is locked before the board is read (a
+        hand being written to it is waited for, and the move sees the match as it is
+        now), or with ``whole`` every match row, in id order, for a move that decides on
+        other matches' play (reopening, a withdrawal). The other rows are read as they
+        stand: a hand write changes only a match's play (scores, start, a status among
+        those that hold a table), and :meth:`save` writes only the fields the board
+        changed, so it never puts a stale value back.
         """
         matches = Match.objects.filter(tournament=tournament).order_by("pk")
         if lock:
             lock_tournament(tournament)
-            matches = matches.select_for_update(no_key=True)
+            if whole:
+                matches = matches.select_for_update(no_key=True)
+            elif focus is not None:
+                lock_match = Match.objects.select_for_update(no_key=True).filter(pk=focus.pk)
+                list(lock_match.values_list("pk"))
         matches = list(matches)
         key_of = {m.pk: m.key for m in matches}
         routes = {
@@ -311,15 +334,29 @@ class Board:
         )
 
     def save(self) -> list[Match]:
-        """Write the changed matches; tables are released before they are taken."""
+        """Write the changed matches, only the fields that changed; tables are released
+        before they are taken."""
         changed = [self.matches[key] for key in sorted(self.dirty)]
         # One unfinished match per table is a database constraint: write the rows that
         # let go of a table before the rows that hold one.
         changed.sort(key=lambda m: m.table is not None and m.status in TABLE_STATUSES)
         for match in changed:
-            match.save(update_fields=ROUTING_FIELDS)
+            now = _routing_state(match)
+            stored = self.stored.get(match.key)
+            fields = [
+                name
+                for i, name in enumerate(ROUTING_FIELDS)
+                if stored is None or now[i] != stored[i]
+            ]
+            if fields:
+                match.save(update_fields=fields)
+            self.stored[match.key] = now
         self.dirty.clear()
         return changed
+
+
+def _routing_state(match: Match) -> tuple[object, ...]:
+    return tuple(getattr(match, name) for name in ROUTING_ATTNAMES)
 
 
 def lock_tournament(tournament: Tournament | int) -> None:

@@ -174,7 +174,7 @@ def confirm_match(
     """AWAITING → COMPLETE: the result is signed off and both players move on. Refused if
     the hands changed since the page that confirms showed ``version``."""
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, focus=match)
         current = board.get(match)
         if current.status == Status.COMPLETE:
             raise ValidationError(_("This match is already complete."), code="complete")
@@ -214,7 +214,7 @@ def _blocked_error(blocking: Match) -> ValidationError:
 def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
     """COMPLETE → AWAITING, taking the players it sent on back out of later matches."""
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, whole=True)  # its next matches decide too
         current = board.get(match)
         if current.status != Status.COMPLETE:
             raise ValidationError(_("Only a complete match can be reopened."))
@@ -252,7 +252,7 @@ def forfeit(
     if winner_side not in ("A", "B"):
         raise ValidationError(_("Choose side A or side B as the winner."))
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, focus=match)
         current = board.get(match)
         if current.status == Status.COMPLETE:
             raise ValidationError(_("This match is already complete."), code="complete")
@@ -285,7 +285,7 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
             user=user,
             via=via,
         )
-        board = Board.load(tournament)
+        board = Board.load(tournament, whole=True)  # every match of the player's may change
         if board.matches:
             for current in sorted(board.matches.values(), key=lambda m: (m.round, m.position)):
                 if current.status == Status.COMPLETE or not current.has_both_sides:
