@@ -51,8 +51,10 @@ class MatchAccess:
     can_enter: bool
     can_direct: bool
     request: HttpRequest
-    # The match row is locked for the caller's transaction (a write view, see match_view).
+    # The match row is locked for the caller's transaction (a write view, see match_view),
+    # and with tournament_locked the tournament row before it (tournaments.routing).
     locked: bool = False
+    tournament_locked: bool = False
 
     @property
     def via(self) -> str:

@@ -9,9 +9,17 @@ once. Pages that list hands (with their ids, who entered them) load model instan
 
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
-or not at all. A user's mistake raises :class:`ScoringError` (a hand the rules refuse),
-:class:`HandConflict` (hand numbering: a double tap, a second device) or Django's
-``ValidationError`` (a correction blocked by a later match); nothing is written then.
+or not at all, taking their locks in the order :mod:`tournaments.routing` documents. A
+user's mistake raises :class:`ScoringError` (a hand the rules refuse),
+:class:`HandConflict` (hand numbering: a double tap, a second device),
+:class:`~scoring.versions.StaleForm` (a correction made against a hand or a result that
+changed meanwhile) or Django's ``ValidationError`` (a correction blocked by a later
+match); nothing is written then.
+
+A new hand says which number it is. A correction or deletion names the hand by its id and
+the version its page showed (:mod:`scoring.versions`), never by its position alone: a
+double tap, a second tab or an earlier hand deleted meanwhile can then never make it land
+on another hand, or on one that changed since the person looked at it.
 """
 
 from __future__ import annotations
@@ -42,8 +50,10 @@ from scoring.engine import (
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import Match
+from tournaments.routing import lock_tournament
 
 from .models import Hand
+from .versions import seen_hand
 
 HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
 
@@ -52,6 +62,17 @@ logger = logging.getLogger(__name__)
 
 class HandConflict(Exception):
     """The hand number does not fit: already entered, or not the next one."""
+
+
+class TournamentLockNeeded(Exception):
+    """Raised by :func:`record_hand` with ``locked=True``, before any write, when the hand
+    would lock the rules (the tournament's first hand) but the caller locked only the
+    match row: the lock order wants the tournament row first. The caller rolls its
+    transaction back and tries again, locking ``tournament_id`` first."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(tournament_id)
+        self.tournament_id = tournament_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +221,7 @@ LIVE_FIELDS = (
     "token_revoked",
     "started_at",
     "completed_at",
+    "version",
 )
 
 
@@ -247,20 +269,31 @@ def record_hand(
     via: str = "",
     dealer: str | None = None,
     locked: bool = False,
+    tournament_locked: bool = False,
 ) -> MatchSheet:
     """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled.
 
     ``dealer`` (A or B) records who dealt hand 1 if the match does not know yet.
     ``locked`` says the caller's transaction already locked the match row and read it
-    (``scoring.access`` with ``lock``); otherwise this locks and reads it in a transaction
-    of its own. Every refusal is raised before the first write, so a caller's transaction
-    stays usable after one.
+    (``scoring.access`` with ``lock``), and ``tournament_locked`` that it locked the
+    tournament row before it; otherwise this locks and reads them in a transaction of its
+    own. Every refusal is raised before the first write, so a caller's transaction stays
+    usable after one.
+
+    Only the tournament's first hand takes the tournament lock (it locks the rules, a write
+    of the tournament row): a caller that locked only the match row then gets
+    :class:`TournamentLockNeeded` and tries again.
     """
+    first_of_tournament = match.tournament.rules_locked_at is None
     if locked:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
+        if first_of_tournament and not tournament_locked:
+            raise TournamentLockNeeded(match.tournament_id)
         return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
     with transaction.atomic():
+        if first_of_tournament:
+            lock_tournament(match.tournament_id)
         match = _locked_match(match)
         return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
 
@@ -311,15 +344,31 @@ def _record_locked(
     return sheet
 
 
+def _locked_for_change(match: Match) -> Match:
+    """Lock the tournament row, then the match row (the lock order of
+    :mod:`tournaments.routing`): a correction may reopen a confirmed match."""
+    lock_tournament(match.tournament_id)
+    return _locked_match(match)
+
+
 def correct_hand(
-    *, match: Match, number: int, data: HandData, user: Any = None, via: str = ""
+    *,
+    match: Match,
+    hand_id: int | None,
+    version: str,
+    data: HandData,
+    user: Any = None,
+    via: str = "",
+    complete: bool | None = None,
 ) -> MatchSheet:
-    """Replace hand ``number``; the whole match is recomputed from its hands."""
+    """Replace the hand that ``hand_id`` and ``version`` name (see :func:`seen_hand`);
+    the whole match is recomputed from its hands."""
     data = data.cleaned()
     with transaction.atomic():
-        match = _locked_match(match)
+        match = _locked_for_change(match)
         hands = load_hands(match)
-        hand = _hand_numbered(hands, number)
+        hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
+        number = hand.number
         before = asdict(HandData.of(hand))
         inputs = hand_inputs(hands)
         inputs[number - 1] = data.to_input()
@@ -340,14 +389,24 @@ def correct_hand(
     return sheet
 
 
-def delete_hand(*, match: Match, number: int, user: Any = None, via: str = "") -> MatchSheet:
-    """Remove hand ``number``; later hands move up one number."""
+def delete_hand(
+    *,
+    match: Match,
+    hand_id: int | None,
+    version: str,
+    user: Any = None,
+    via: str = "",
+    complete: bool | None = None,
+) -> MatchSheet:
+    """Remove the hand that ``hand_id`` and ``version`` name (see :func:`seen_hand`);
+    later hands move up one number."""
     with transaction.atomic():
-        match = _locked_match(match)
+        match = _locked_for_change(match)
         hands = load_hands(match)
-        hand = _hand_numbered(hands, number)
+        hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
+        number = hand.number
         before = asdict(HandData.of(hand))
-        remaining = [h for h in hands if h.number != number]
+        remaining = [h for h in hands if h.pk != hand.pk]
         sheet = _rescore(match, hand_inputs(remaining))
         hand.delete()
         # One row at a time, lowest first, so (match, number) stays unique throughout.
@@ -366,9 +425,13 @@ def delete_hand(*, match: Match, number: int, user: Any = None, via: str = "") -
     return sheet
 
 
-def confirm_result(*, match: Match, user: Any = None, via: str = "") -> Match:
-    """The loser (at the table) or a director signs off the result; the bracket moves on."""
-    return tournament_services.confirm_match(match=match, user=user, via=via)
+def confirm_result(
+    *, match: Match, user: Any = None, via: str = "", version: int | str | None = None
+) -> Match:
+    """The loser (at the table) or a director signs off the result; the bracket moves on.
+    ``version`` is the :attr:`Match.version` the confirming page showed: if the hands
+    changed since, nothing is confirmed (``ValidationError``)."""
+    return tournament_services.confirm_match(match=match, user=user, via=via, version=version)
 
 
 TABLE_LINK_ACTIONS = ("revoke", "renew")
@@ -384,7 +447,7 @@ def set_table_link(*, match: Match, action: str, user: Any) -> Match:
     if action not in TABLE_LINK_ACTIONS:
         raise ValueError(f"unknown table link action {action!r}")
     with transaction.atomic():
-        match = _locked_match(match)
+        match = _locked_for_change(match)
         before = {"token_revoked": match.token_revoked}
         if action == "revoke":
             match.token_revoked = True
@@ -413,12 +476,6 @@ def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) 
             gettext_noop("This change would make a later hand invalid (%(problem)s)."),
             {"problem": error.render(_)},
         ) from None
-
-
-def _hand_numbered(hands: Sequence[Hand], number: int) -> Hand:
-    if not 1 <= number <= len(hands):
-        raise HandConflict(_("There is no hand %(number)d in this match.") % {"number": number})
-    return hands[number - 1]
 
 
 def _user(user: Any) -> Any:

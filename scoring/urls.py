@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import views
+from . import corrections, views
 
 app_name = "scoring"
 
@@ -16,8 +16,8 @@ SHARED = [
     ("entry/", views.match_entry, "match-entry"),
     ("hands/", views.hand_create, "hand-create"),
     ("hands/preview/", views.hand_preview, "hand-preview"),
-    ("hands/<int:number>/edit/", views.hand_edit, "hand-edit"),
-    ("hands/<int:number>/delete/", views.hand_delete, "hand-delete"),
+    ("hands/<int:number>/edit/", corrections.hand_edit, "hand-edit"),
+    ("hands/<int:number>/delete/", corrections.hand_delete, "hand-delete"),
     ("confirm/", views.match_confirm, "match-confirm"),
 ]
 

@@ -1,4 +1,5 @@
-"""The match sheet, hand entry and corrections, for signed-in users and table links alike.
+"""The match sheet, hand entry and confirmation, for signed-in users and table links alike
+(correcting and deleting a hand: :mod:`scoring.corrections`).
 
 Each view is reached two ways (see :mod:`scoring.access`): ``/t/<slug>/matches/<id>/…``
 and ``/table/<token>/…``. Every page works without JavaScript; with htmx a POST returns
@@ -8,14 +9,14 @@ only the region it changed and the hand list reloads itself on the ``hand-record
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
+from dataclasses import replace
 from functools import partial, wraps
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -27,7 +28,7 @@ from django_htmx.http import trigger_client_event
 
 from scoring.engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.services import blocking_match
+from tournaments.routing import lock_tournament
 
 from . import access as access_module
 from . import services
@@ -53,12 +54,12 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
 
     @wraps(view)
     def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        where = {name: kwargs.pop(name) for name in ("slug", "match_id", "token") if name in kwargs}
         try:
-            with transaction.atomic() if write else nullcontext():
-                access = access_module.resolve(request, lock=write, **kwargs)
-                for name in ("slug", "match_id", "token"):
-                    kwargs.pop(name, None)
-                response = view(request, access, **kwargs)
+            if write:
+                response = _locked_call(view, request, where, kwargs)
+            else:
+                response = view(request, access_module.resolve(request, **where), **kwargs)
         except TokenRateLimited:
             context = {
                 "reason": _("Too many wrong table links from this device. Try again later."),
@@ -66,16 +67,43 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
             }
             return render(request, "scoring/table_closed.html", context, status=429)
         except TableLinkClosed as closed:
+            reason = closed.reason
+            if request.method == "POST" and closed.match.status == Match.Status.COMPLETE:
+                # Sent from a page opened before the result was confirmed.
+                reason = f"{_('The result was confirmed meanwhile; nothing was changed.')} {reason}"
             return render(
                 request,
                 "scoring/table_closed.html",
-                {"reason": closed.reason, "match": closed.match, "table_link": True},
+                {"reason": reason, "match": closed.match, "table_link": True},
                 status=410,
             )
         patch_vary_headers(response, ("HX-Request",))
         return response
 
     return wrapper
+
+
+def _locked_call(
+    view: Callable[..., HttpResponse], request: HttpRequest, where: dict, kwargs: dict
+) -> HttpResponse:
+    """The view in a transaction that locked the match row first. The tournament's first
+    hand also writes the tournament row, which the lock order (tournaments.routing) wants
+    locked before the match: then the service says so before writing anything, and this
+    starts again with the tournament locked first."""
+    tournament_id = None
+    while True:
+        try:
+            with transaction.atomic():
+                if tournament_id is not None:
+                    lock_tournament(tournament_id)
+                access = access_module.resolve(request, lock=True, **where)
+                if tournament_id is not None:
+                    access = replace(access, tournament_locked=True)
+                return view(request, access, **kwargs)
+        except services.TournamentLockNeeded as needed:
+            if tournament_id is not None:
+                raise
+            tournament_id = needed.tournament_id
 
 
 # What a hand write may refuse with: numbering, the rules, a later match in the way.
@@ -229,6 +257,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 via=access.via,
                 dealer=form.cleaned_data.get("first_dealer"),
                 locked=access.locked,
+                tournament_locked=access.tournament_locked,
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
@@ -268,91 +297,6 @@ def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     return TemplateResponse(request, f"{TEMPLATE}#hand-preview", context)
 
 
-def _hand(access: MatchAccess, hands: list[Hand], number: int) -> Hand:
-    if not 1 <= number <= len(hands):
-        raise Http404(_("There is no hand %(number)d in this match.") % {"number": number})
-    return hands[number - 1]
-
-
-def _correction_allowed(access: MatchAccess) -> None:
-    require_entry(access)
-    if access.match.status == Match.Status.COMPLETE and not access.can_direct:
-        raise PermissionDenied(_("This match is complete; only a director can correct it."))
-
-
-@require_http_methods(["GET", "POST"])
-@match_view
-def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
-    _correction_allowed(access)
-    match = access.match
-    hands = services.load_hands(match)
-    hand = _hand(access, hands, number)
-    initial = {
-        "number": number,
-        "kind": hand.kind,
-        "by": hand.by,
-        "deadwood": hand.deadwood,
-        "defender_deadwood": hand.defender_deadwood,
-        "knock_card": hand.knock_card,
-    }
-    if request.method == "POST":
-        form = HandForm(request.POST, match=match, hands=hands, replacing=number)
-        if form.is_valid() and "confirm" in request.POST:
-            try:
-                services.correct_hand(
-                    match=match,
-                    number=number,
-                    data=form.hand_data(),
-                    user=access.actor,
-                    via=access.via,
-                )
-            except REFUSALS as error:
-                form.add_error(None, refusal_message(error))
-            else:
-                messages.success(request, _("Hand %(number)d corrected.") % {"number": number})
-                return HttpResponseRedirect(access.url("match-sheet"))
-    else:
-        form = HandForm(initial=initial, match=match, hands=hands, replacing=number)
-    context = {
-        **base_context(access),
-        "form": form,
-        "hand": hand,
-        "number": number,
-        "blocking": blocking_match(match),
-        "confirming": request.method == "POST" and form.is_bound and not form.errors,
-    }
-    return TemplateResponse(request, "scoring/hand_edit.html", context)
-
-
-@require_http_methods(["GET", "POST"])
-@match_view
-def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
-    _correction_allowed(access)
-    match = access.match
-    hands = services.load_hands(match)
-    hand = _hand(access, hands, number)
-    error = ""
-    if request.method == "POST":
-        try:
-            services.delete_hand(match=match, number=number, user=access.actor, via=access.via)
-        except REFUSALS as problem:
-            error = refusal_message(problem)
-        else:
-            messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
-            return HttpResponseRedirect(access.url("match-sheet"))
-    sheet = services.sheet_for(match, hands)
-    context = {
-        **base_context(access),
-        "hand": hand,
-        "number": number,
-        "row": present(sheet, names_of(match)),
-        "scored": sheet.hands[number - 1],
-        "error": error,
-    }
-    status = 400 if error else 200
-    return TemplateResponse(request, "scoring/hand_delete.html", context, status=status)
-
-
 @require_POST
 @match_view
 def match_confirm(request: HttpRequest, access: MatchAccess) -> HttpResponse:
@@ -361,7 +305,12 @@ def match_confirm(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     if access.token is None and not access.can_direct:
         raise PermissionDenied(_("Only a director or the players at the table confirm results."))
     try:
-        services.confirm_result(match=access.match, user=access.actor, via=access.via)
+        services.confirm_result(
+            match=access.match,
+            user=access.actor,
+            via=access.via,
+            version=request.POST.get("version", ""),
+        )
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

@@ -231,7 +231,12 @@ def clear_bracket(*, tournament: Tournament, user: Any) -> int:
     """
     with transaction.atomic():
         lock_tournament(tournament)
-        matches = list(Match.objects.filter(tournament=tournament))
+        # Locked, so that a hand being entered in a ready match is waited for and seen.
+        matches = list(
+            Match.objects.filter(tournament=tournament)
+            .order_by("pk")
+            .select_for_update(no_key=True)
+        )
         if not matches:
             raise ValidationError(_("There is no bracket to clear."))
         started = [

@@ -125,7 +125,12 @@ def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry
     if field not in ENTRY_FLAGS:
         raise ValidationError(_("Unknown flag."))
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+        # No key update: a bracket move may be writing a match that points at this entry.
+        entry = (
+            Entry.objects.select_for_update(no_key=True)
+            .select_related("tournament")
+            .get(pk=entry.pk)
+        )
         if field == "checked_in" and entry.withdrawn and value:
             raise ValidationError(_("A withdrawn player cannot check in."))
         old = getattr(entry, field)

@@ -11,6 +11,27 @@ complete yet) or *empty* (nobody will ever come: a bye, or the feeding match pro
 nobody). A match whose slots are all settled becomes ready, or completes by itself as a
 bye; a bye's winner moves on at once.
 
+Lock order. Every write that touches a match takes its locks in this order, so that two
+writes meeting on one match queue rather than deadlock (PostgreSQL; SQLite's immediate
+transactions serialise writers anyway):
+
+1. the tournament row, with :func:`lock_tournament`, by every write that moves players
+   through the bracket or may change a confirmed result: confirmation, reopening,
+   walkover, withdrawal, tables, the draw, a hand's correction or deletion (it may reopen
+   the match), a table link's renewal, a tournament's settings, and the tournament's very
+   first hand (it locks the rules, a write of the tournament row);
+2. match rows: the one match a hand is written to, or under the tournament lock the
+   match a bracket move decides on (or the whole board, for reopening and withdrawals)
+   and then the rows the move writes (:meth:`Board.load`, :meth:`Board.save`);
+3. then hands, audit rows and any other row.
+
+Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its
+match row. It never waits for the tournament lock: the lock is ``FOR NO KEY UPDATE``,
+which lets the foreign keys of the rows a hand write inserts (hand, audit row) take their
+key-share lock on the tournament row. Whoever locks more than one match row holds the
+tournament lock, so two of those never meet; a hand write, once it holds its match row,
+waits for no other lock, so it always lets the others through.
+
 What this module does not do: permission checks, audit rows, or transactions (the
 services do those).
 """
@@ -49,6 +70,9 @@ ROUTING_FIELDS = [
 ]
 
 
+ROUTING_ATTNAMES = [Match._meta.get_field(name).attname for name in ROUTING_FIELDS]
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
     """Where a match's result goes: ``(key, slot)`` for the winner and for the loser."""
@@ -73,6 +97,8 @@ class Board:
         self.withdrawn = withdrawn
         self.now = now or timezone.now()
         self.dirty: set[str] = set()
+        # The routing fields as stored, so that save() writes only what the board changed.
+        self.stored = {m.key: _routing_state(m) for m in self.matches.values() if m.pk}
         # (key, slot) -> (feeding match key, "winner" | "loser")
         self.feeders: dict[tuple[str, str], tuple[str, str]] = {}
         for key, route in routes.items():
@@ -82,19 +108,36 @@ class Board:
                 self.feeders[route.loser_to] = (key, "loser")
 
     @classmethod
-    def load(cls, tournament: Tournament, *, lock: bool = True) -> Board:
+    def load(
+        cls,
+        tournament: Tournament,
+        *,
+        lock: bool = True,
+        focus: Match | None = None,
+        whole: bool = False,
+    ) -> Board:
         """Every match of ``tournament``.
 
-        With ``lock`` the tournament row is locked first (on PostgreSQL; SQLite's
-        immediate transactions serialise writers anyway): one lock serialises every
-        bracket move in a tournament, so two tables confirming at once queue instead of
-        deadlocking over each other's match rows. Hand entry locks only its own match
-        row; it writes the tournament row only with the tournament's very first hand
-        (to lock the rules).
+        With ``lock`` the tournament row is locked first (the lock order above): one lock
+        serialises every bracket move in a tournament, so two tables confirming at once
+        queue instead of deadlocking over each other's match rows. Then the row of
+        ``focus``, the match the move decides on, is locked before the board is read (a
+        hand being written to it is waited for, and the move sees the match as it is
+        now), or with ``whole`` every match row, in id order, for a move that decides on
+        other matches' play (reopening, a withdrawal). The other rows are read as they
+        stand: a hand write changes only a match's play (scores, start, a status among
+        those that hold a table), and :meth:`save` writes only the fields the board
+        changed, so it never puts a stale value back.
         """
+        matches = Match.objects.filter(tournament=tournament).order_by("pk")
         if lock:
             lock_tournament(tournament)
-        matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
+            if whole:
+                matches = matches.select_for_update(no_key=True)
+            elif focus is not None:
+                lock_match = Match.objects.select_for_update(no_key=True).filter(pk=focus.pk)
+                list(lock_match.values_list("pk"))
+        matches = list(matches)
         key_of = {m.pk: m.key for m in matches}
         routes = {
             m.key: Route(
@@ -291,20 +334,39 @@ class Board:
         )
 
     def save(self) -> list[Match]:
-        """Write the changed matches; tables are released before they are taken."""
+        """Write the changed matches, only the fields that changed; tables are released
+        before they are taken."""
         changed = [self.matches[key] for key in sorted(self.dirty)]
         # One unfinished match per table is a database constraint: write the rows that
         # let go of a table before the rows that hold one.
         changed.sort(key=lambda m: m.table is not None and m.status in TABLE_STATUSES)
         for match in changed:
-            match.save(update_fields=ROUTING_FIELDS)
+            now = _routing_state(match)
+            stored = self.stored.get(match.key)
+            fields = [
+                name
+                for i, name in enumerate(ROUTING_FIELDS)
+                if stored is None or now[i] != stored[i]
+            ]
+            if fields:
+                match.save(update_fields=fields)
+            self.stored[match.key] = now
         self.dirty.clear()
         return changed
 
 
-def lock_tournament(tournament: Tournament) -> None:
-    """Take the per-tournament lock that serialises bracket moves (see Board.load)."""
-    list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
+def _routing_state(match: Match) -> tuple[object, ...]:
+    return tuple(getattr(match, name) for name in ROUTING_ATTNAMES)
+
+
+def lock_tournament(tournament: Tournament | int) -> None:
+    """Take the per-tournament lock, step 1 of the lock order (module docstring).
+
+    ``FOR NO KEY UPDATE``: it excludes every other holder of the lock, and any update of
+    the tournament row, but not the key-share lock a foreign key takes when a hand write
+    inserts a row that points at the tournament."""
+    pk = tournament if isinstance(tournament, int) else tournament.pk
+    list(Tournament.objects.select_for_update(no_key=True).filter(pk=pk).values_list("pk"))
 
 
 def _queue_order(match: Match) -> tuple[int, int, int]:

@@ -9,7 +9,11 @@ and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake
 raises :class:`django.core.exceptions.ValidationError` with a translated message and
 changes nothing; views show the message. Routing (who plays whom next, byes, tables)
-lives in :mod:`tournaments.routing`.
+lives in :mod:`tournaments.routing`, with the order in which every write takes its locks.
+
+A confirmation or a walkover is given on a page that showed the match at some
+:attr:`Match.version`; the view passes it on, and the write is refused if the hands have
+changed since ("nothing is changed that the person did not see").
 
 What this module does not do: permission checks (views do them, see
 :mod:`tournaments.permissions`) or anything about hands (the scoring app calls
@@ -22,13 +26,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import audit
 from .models import Entry, Match, Tournament
-from .routing import OTHER, Board, copy_state
+from .routing import OTHER, Board, copy_state, lock_tournament
 
 Status = Match.Status
 
@@ -86,7 +91,14 @@ def set_match_progress(
     with transaction.atomic():
         if decided and decided == match.winner_side and not match.forfeit:
             match.score_a, match.score_b, match.total_a, match.total_b = summary
-            match.save(update_fields=["score_a", "score_b", "total_a", "total_b"])
+            Match.objects.filter(pk=match.pk).update(
+                score_a=score_a,
+                score_b=score_b,
+                total_a=total_a,
+                total_b=total_b,
+                version=F("version") + 1,
+            )
+            match.version += 1
             return match
         reopen_match(match=match, user=user, via=via)
         return _store_progress(match, summary, decided, has_hands, user=user, via=via)
@@ -123,6 +135,9 @@ def _store_progress(
             **dict(zip(("score_a", "score_b", "total_a", "total_b"), summary, strict=True)),
             "started_at": started_at,
         }
+        # The caller read the row under its lock: its version is the stored one (a plain
+        # value here, not F("version") + 1, which costs the hottest write a few per cent).
+        changes["version"] = match.version + 1
         # One UPDATE of these columns; cheaper than Model.save on the hottest write.
         Match.objects.filter(pk=match.pk).update(**changes)
         for name, value in changes.items():
@@ -140,11 +155,30 @@ def _store_progress(
     return match
 
 
-def confirm_match(*, match: Match, user: Any = None, via: str = "") -> Match:
-    """AWAITING → COMPLETE: the result is signed off and both players move on."""
+def _check_version(current: Match, version: int | str | None) -> None:
+    """``version``: what the person's page showed (:attr:`Match.version`); None for
+    callers with no page (scripts, the demo)."""
+    if version is not None and str(version) != str(current.version):
+        raise ValidationError(
+            _(
+                "The match changed since you opened this page, so nothing was done: "
+                "check it, then try again."
+            ),
+            code="changed",
+        )
+
+
+def confirm_match(
+    *, match: Match, user: Any = None, via: str = "", version: int | str | None = None
+) -> Match:
+    """AWAITING → COMPLETE: the result is signed off and both players move on. Refused if
+    the hands changed since the page that confirms showed ``version``."""
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, focus=match)
         current = board.get(match)
+        if current.status == Status.COMPLETE:
+            raise ValidationError(_("This match is already complete."), code="complete")
+        _check_version(current, version)
         if current.status != Status.AWAITING or not current.winner_side:
             raise ValidationError(_("Only a match awaiting confirmation can be confirmed."))
         before = _match_state(current)
@@ -180,7 +214,7 @@ def _blocked_error(blocking: Match) -> ValidationError:
 def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
     """COMPLETE → AWAITING, taking the players it sent on back out of later matches."""
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, whole=True)  # its next matches decide too
         current = board.get(match)
         if current.status != Status.COMPLETE:
             raise ValidationError(_("Only a complete match can be reopened."))
@@ -205,15 +239,24 @@ def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
     return match
 
 
-def forfeit(*, match: Match, winner_side: str, user: Any, via: str = "") -> Match:
-    """A walkover: ``winner_side`` wins without (further) play and moves on."""
+def forfeit(
+    *,
+    match: Match,
+    winner_side: str,
+    user: Any,
+    via: str = "",
+    version: int | str | None = None,
+) -> Match:
+    """A walkover: ``winner_side`` wins without (further) play and moves on. Refused if
+    the hands changed since the page that gives it showed ``version``."""
     if winner_side not in ("A", "B"):
         raise ValidationError(_("Choose side A or side B as the winner."))
     with transaction.atomic():
-        board = Board.load(match.tournament)
+        board = Board.load(match.tournament, focus=match)
         current = board.get(match)
         if current.status == Status.COMPLETE:
-            raise ValidationError(_("This match is already complete."))
+            raise ValidationError(_("This match is already complete."), code="complete")
+        _check_version(current, version)
         if not current.has_both_sides:
             raise ValidationError(_("Both players must be known to award a walkover."))
         before = _match_state(current)
@@ -226,7 +269,8 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
     """Take a player out. Once the bracket exists, each unfinished match of theirs with a
     known opponent is a walkover for the opponent; later opponents get one on arrival."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        lock_tournament(entry.tournament_id)  # before the entry row: the lock order
+        entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.withdrawn:
             raise ValidationError(_("%(player)s has already withdrawn.") % {"player": entry})
         entry.withdrawn = True
@@ -241,7 +285,7 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
             user=user,
             via=via,
         )
-        board = Board.load(tournament)
+        board = Board.load(tournament, whole=True)  # every match of the player's may change
         if board.matches:
             for current in sorted(board.matches.values(), key=lambda m: (m.round, m.position)):
                 if current.status == Status.COMPLETE or not current.has_both_sides:

@@ -53,7 +53,8 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
     from .brackets import new_draw_seed
 
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         before = {**audit.snapshot(tournament, SETTINGS_FIELDS), "rules": tournament.rules}
         generated = tournament.matches.exists()
         new_rules = data.get("rules")
@@ -94,7 +95,8 @@ def set_status(*, tournament: Tournament, status: str, user: Any) -> Tournament:
     """Draft ⇄ registration by hand; running and finished follow the bracket."""
     allowed = {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if status not in allowed or tournament.status not in allowed:
             raise ValidationError(
                 _("Only a tournament without a bracket can move between draft and registration.")

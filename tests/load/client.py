@@ -28,6 +28,7 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+VERSION_INPUT = re.compile(r'name="version" value="(\d+)"')
 ALREADY = "is already entered."
 
 
@@ -356,8 +357,18 @@ class Table:
                 self.fail(f"refreshing {target}: HTTP {answer.status}")
 
     def _confirm(self) -> None:
-        """The losing side confirms; the server answers with a redirect to the result."""
-        data = {"csrfmiddlewaretoken": self.device.csrf}
+        """The losing side looks at the result and confirms it; the server answers with a
+        redirect to the result. The form names the version of the sheet it showed."""
+        headers = {"HX-Request": "true", "HX-Target": "match-entry"}
+        shown = self._retrying(
+            lambda: self.device.request("region", "GET", self.path + "entry/", headers=headers),
+            "opening the confirmation",
+        )
+        version = VERSION_INPUT.search(shown.body) if shown is not None else None
+        if version is None:
+            self.fail("the confirmation box names no version of the sheet")
+            return
+        data = {"csrfmiddlewaretoken": self.device.csrf, "version": version.group(1)}
         for attempt in range(1, self.retries + 1):
             try:
                 answer = self.device.request("confirm", "POST", self.path + "confirm/", data)

@@ -20,7 +20,7 @@ from scoring.services import (
 from tournaments.draw import generate_bracket
 from tournaments.models import AuditEntry, Match
 
-from .helpers import gin, knock, play, ready_match, win_games
+from .helpers import gin, knock, named, play, ready_match, win_games
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ def test_a_correction_recomputes_and_can_undecide_the_match():
     play(match, win_games("A", 3))
     match.refresh_from_db()
     assert match.status == Match.Status.AWAITING
-    correct_hand(match=match, number=9, data=knock("B", 1, 5))
+    correct_hand(match=match, **named(match, 9), data=knock("B", 1, 5))
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PLAY
     assert (match.score_a, match.score_b, match.winner_side) == (2, 0, "")
@@ -98,7 +98,7 @@ def test_a_correction_that_breaks_a_later_hand_is_refused():
     play(match, [knock("A", 1, 31), knock("B", 1, 31), knock("A", 1, 31)])
     # As a 123-point gin, hand 1 would end the match, leaving hands 2 and 3 impossible.
     with pytest.raises(ScoringError, match=r"later hand invalid.*hand 2"):
-        correct_hand(match=match, number=1, data=gin("A", 98))
+        correct_hand(match=match, **named(match, 1), data=gin("A", 98))
     assert Hand.objects.get(match=match, number=1).kind == "knock"
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PLAY
@@ -108,7 +108,7 @@ def test_correcting_into_an_invalid_hand_reports_that_hand():
     match = ready_match()
     play(match, [knock()])
     with pytest.raises(ScoringError) as caught:
-        correct_hand(match=match, number=1, data=knock(deadwood=11))
+        correct_hand(match=match, **named(match, 1), data=knock(deadwood=11))
     assert caught.value.field == "deadwood"
     assert Hand.objects.get(match=match, number=1).deadwood == 2
 
@@ -116,7 +116,7 @@ def test_correcting_into_an_invalid_hand_reports_that_hand():
 def test_delete_renumbers_later_hands():
     match = ready_match()
     play(match, [knock("A", 1, 10), knock("B", 1, 20), knock("A", 1, 30)])
-    sheet = delete_hand(match=match, number=1)
+    sheet = delete_hand(match=match, **named(match, 1))
     assert [h.score.points for h in sheet.hands] == [19, 29]
     assert list(Hand.objects.filter(match=match).values_list("number", "defender_deadwood")) == [
         (1, 20),
@@ -135,7 +135,7 @@ def test_correction_changing_a_winner_whose_next_match_started_is_refused():
     play(final, [knock()])
     w1.refresh_from_db()
     with pytest.raises(ValidationError) as caught:
-        correct_hand(match=w1, number=9, data=knock("B", 1, 5))
+        correct_hand(match=w1, **named(w1, 9), data=knock("B", 1, 5))
     assert final.label in " ".join(caught.value.messages)
     w1.refresh_from_db()
     assert w1.status == Match.Status.COMPLETE and w1.winner_side == "A"
@@ -146,7 +146,7 @@ def test_correction_keeping_the_winner_of_a_complete_match_updates_totals():
     match = ready_match()
     play(match, win_games("A", 3))
     confirm_result(match=match)
-    correct_hand(match=match, number=1, data=gin("A", 90))
+    correct_hand(match=match, **named(match, 1), data=gin("A", 90))
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE
     assert match.total_a == sheet_for(match).match.total.a

@@ -16,7 +16,7 @@ from scoring.services import HandData
 from tests.factories import make_director, make_user
 from tournaments.models import AuditEntry, Match
 
-from .helpers import gin, knock, play, post_data, ready_match, win_games
+from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -180,7 +180,8 @@ def test_table_link_losing_side_confirms_and_the_link_closes(client):
     play(match, win_games("A", 3))
     page = client.get(table_url(match)).content.decode()
     assert f"I, {match.side_name('B')}, confirm the result" in page
-    response = client.post(table_url(match, "match-confirm"))
+    confirm = table_url(match, "match-confirm")
+    response = client.post(confirm, hidden_fields(page, confirm))
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE
     assert response["Location"] == sheet_url(match)
@@ -282,10 +283,12 @@ def test_edit_needs_a_confirmation_step(client):
     play(match, [knock("A", 2, 30)])
     client.force_login(match.tournament.owner)
     url = sheet_url(match, "hand-edit", number=1)
-    response = client.post(url, post_data(1, knock("A", 2, 40)))
+    shown = hidden_fields(client.get(url).content.decode(), url)
+    response = client.post(url, {**shown, **post_data(1, knock("A", 2, 40))})
     assert "Yes, save the correction" in response.content.decode()
     assert Hand.objects.get().defender_deadwood == 30
-    response = client.post(url, {**post_data(1, knock("A", 2, 40)), "confirm": "1"})
+    shown = hidden_fields(response.content.decode(), url)
+    response = client.post(url, {**shown, **post_data(1, knock("A", 2, 40)), "confirm": "1"})
     assert response.status_code == 302
     assert Hand.objects.get().defender_deadwood == 40
 
@@ -295,9 +298,10 @@ def test_delete_asks_first(client):
     play(match, [knock(), gin()])
     client.force_login(match.tournament.owner)
     url = sheet_url(match, "hand-delete", number=1)
-    assert "Delete hand 1?" in client.get(url).content.decode()
+    page = client.get(url).content.decode()
+    assert "Delete hand 1?" in page
     assert Hand.objects.count() == 2
-    assert client.post(url).status_code == 302
+    assert client.post(url, hidden_fields(page, url)).status_code == 302
     assert Hand.objects.count() == 1
 
 

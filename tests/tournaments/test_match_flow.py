@@ -485,3 +485,25 @@ def test_lock_rules_once():
     t.refresh_from_db()
     assert t.rules_locked_at == first
     assert AuditEntry.objects.filter(tournament=t, action="rules locked").count() == 1
+
+
+def test_a_bracket_move_puts_back_nothing_it_did_not_change():
+    # A confirmation reads the board, then a hand is written to a queued match (its row
+    # was not locked: the move decides on another match). Giving it the freed table must
+    # not put its old status back over the hand's.
+    from django.utils import timezone
+
+    from tournaments.routing import Board
+
+    t, _e, semi1, semi2, _final, _third = four_player_bracket(tables=1)
+    Match.objects.filter(pk=semi2.pk).update(table=None)
+    progress(fresh(semi1), winner="A")
+    board = Board.load(t, focus=semi1)
+    started = timezone.now()
+    Match.objects.filter(pk=semi2.pk).update(status=Status.IN_PLAY, started_at=started)
+    board.complete(board.get(semi1), "A")
+    board.assign_tables()
+    board.save()
+    semi2 = fresh(semi2)
+    assert semi2.table == 1
+    assert (semi2.status, semi2.started_at) == (Status.IN_PLAY, started)

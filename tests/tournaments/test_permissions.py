@@ -228,7 +228,8 @@ def test_co_director_may_direct(client, world):
     url = reverse(
         "tournaments:match-confirm", kwargs={"slug": world["t"].slug, "match_id": world["match"].pk}
     )
-    assert client.post(url).status_code == 302
+    world["match"].refresh_from_db()
+    assert client.post(url, {"version": world["match"].version}).status_code == 302
     world["match"].refresh_from_db()
     assert world["match"].status == Match.Status.COMPLETE
     assert AuditEntry.objects.filter(action="match confirmed", user=co).exists()

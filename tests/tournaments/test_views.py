@@ -324,20 +324,27 @@ def test_confirm_and_walkover_from_round_control(client, director, htmx):
         decided_winner="A",
         has_hands=True,
     )
-    response = client.post(url("match-confirm", t, match_id=first.pk), **headers)
+    version = {"version": first.version}  # what round control shows
+    response = client.post(url("match-confirm", t, match_id=first.pk), version, **headers)
     if htmx:
         assert fragment_of(response, "round-control")
         assert "confirmed" in response.content.decode()
     first.refresh_from_db()
     assert first.status == Match.Status.COMPLETE
     second = Match.objects.get(tournament=t, key="W1-2")
-    client.post(url("match-walkover", t, match_id=second.pk), {"winner_side": "B"}, **headers)
+    walkover = {"winner_side": "B", "version": second.version}
+    client.post(url("match-walkover", t, match_id=second.pk), walkover, **headers)
     second.refresh_from_db()
     assert second.forfeit and second.winner_side == "B"
     final = Match.objects.get(tournament=t, key="W2-1")
     assert final.status == Match.Status.READY
     # Confirming a match that is not awaiting confirmation is refused with a message.
-    response = client.post(url("match-confirm", t, match_id=final.pk), follow=not htmx, **headers)
+    response = client.post(
+        url("match-confirm", t, match_id=final.pk),
+        {"version": final.version},
+        follow=not htmx,
+        **headers,
+    )
     assert "awaiting confirmation" in response.content.decode()
     bad = client.post(
         url("match-walkover", t, match_id=final.pk),

@@ -117,6 +117,9 @@ class Match(models.Model):
     )
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+    # One more with every write of the match's hands. A confirmation or a walkover names
+    # the version its page showed, and is refused if the hands changed since.
+    version = models.PositiveIntegerField(_("version"), default=0)
 
     class Meta:
         verbose_name = _("match")

@@ -69,7 +69,9 @@ def _match(tournament: Tournament, match_id: int) -> Match:
 def match_confirm(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
     match = _match(tournament, match_id)
     try:
-        services.confirm_match(match=match, user=request.user)
+        services.confirm_match(
+            match=match, user=request.user, version=request.POST.get("version", "")
+        )
     except ValidationError as error:
         return _round_result(request, tournament, error=message_text(error))
     return _round_result(
@@ -89,7 +91,10 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
         return _round_result(request, tournament, error=_("Choose who wins the walkover."))
     try:
         services.forfeit(
-            match=match, winner_side=form.cleaned_data["winner_side"], user=request.user
+            match=match,
+            winner_side=form.cleaned_data["winner_side"],
+            user=request.user,
+            version=request.POST.get("version", ""),
         )
     except ValidationError as error:
         return _round_result(request, tournament, error=message_text(error))
