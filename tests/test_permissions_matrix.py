@@ -66,6 +66,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from scoring import services as scoring_services
+from scoring.models import Hand
+from scoring.versions import hand_version
 from tests.factories import (
     PASSWORD,
     make_bracket,
@@ -454,6 +456,17 @@ def _admin_model(route: str) -> Any:
     return apps.get_model(parts[1], parts[2])
 
 
+def _seen_hand(world: World) -> dict[str, Any]:
+    """What a correction or deletion form carries: the hand its page showed, as shown."""
+    hand = Hand.objects.get(match=world.playing, number=3)
+    return {"hand": hand.pk, "version": hand_version(hand), "complete": ""}
+
+
+def _seen_match(name: str) -> Callable[[World], dict[str, Any]]:
+    """What a confirmation or walkover form carries: the match version its page showed."""
+    return lambda w: {"version": Match.objects.get(pk=getattr(w, name).pk).version}
+
+
 POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "login": lambda w: {"username": "dir", "password": "not the password"},
     "set_language": lambda w: {"language": "es", "next": "/"},
@@ -462,8 +475,13 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:table-hand-create": lambda w: A_HAND,
     "scoring:hand-preview": lambda w: A_HAND,
     "scoring:table-hand-preview": lambda w: A_HAND,
-    "scoring:hand-edit": lambda w: {**HAND_THREE, "confirm": "1"},
-    "scoring:table-hand-edit": lambda w: {**HAND_THREE, "confirm": "1"},
+    "scoring:hand-edit": lambda w: {**HAND_THREE, "confirm": "1", **_seen_hand(w)},
+    "scoring:table-hand-edit": lambda w: {**HAND_THREE, "confirm": "1", **_seen_hand(w)},
+    "scoring:hand-delete": _seen_hand,
+    "scoring:table-hand-delete": _seen_hand,
+    "scoring:match-confirm": _seen_match(MATCH_OF["scoring:match-confirm"]),
+    "scoring:table-match-confirm": _seen_match(MATCH_OF["scoring:table-match-confirm"]),
+    "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
     "scoring:table-link": lambda w: {"action": "revoke"},
     "tournaments:player-create": lambda w: {"name": "Created by the matrix"},
     "tournaments:player-edit": lambda w: {"name": "Edited by the matrix"},
@@ -474,7 +492,10 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:entry-new": lambda w: {"new-name": "New at the door"},
     "tournaments:entry-seed": lambda w: {"seed": 9},
     "tournaments:entry-flag": lambda w: {"value": "1"},
-    "tournaments:match-walkover": lambda w: {"winner_side": "B"},
+    "tournaments:match-walkover": lambda w: {
+        "winner_side": "B",
+        **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
+    },
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
 }

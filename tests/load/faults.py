@@ -45,7 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .client import Answer, Device, Plan, Stats, TableResult, TransportError
+from .client import VERSION_INPUT, Answer, Device, Plan, Stats, TableResult, TransportError
 from .servers import (
     ROOT,
     another_database,
@@ -145,7 +145,16 @@ class FaultTable:
         return True
 
     def _confirm(self) -> None:
-        data = {"csrfmiddlewaretoken": self.device.csrf}
+        """The losing side opens the confirmation box and confirms the version it shows."""
+        headers = {"HX-Request": "true", "HX-Target": "match-entry"}
+        shown = self._answered(
+            lambda: self.device.request("region", "GET", self.path + "entry/", headers=headers)
+        )
+        version = VERSION_INPUT.search(shown[0].body) if shown is not None else None
+        if version is None:
+            self.fail("confirm: the confirmation box names no version of the sheet")
+            return
+        data = {"csrfmiddlewaretoken": self.device.csrf, "version": version.group(1)}
         got = self._answered(
             lambda: self.device.request("confirm", "POST", self.path + "confirm/", data)
         )
