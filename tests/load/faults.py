@@ -321,23 +321,9 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_phase(args: argparse.Namespace) -> int:
     """Entry point of the child process (``--phase``)."""
-    from .run import configure
+    from .run import run_child
 
-    configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
-    try:
-        result = phase(args)
-    except Exception as error:
-        import traceback
-
-        result = {
-            "backend": args.phase,
-            "server": args.server,
-            "pass": False,
-            "failed": f"{error!r}",
-            "traceback": traceback.format_exc()[-4000:],
-        }
-    Path(args.out).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    return 0 if result["pass"] else 1
+    return run_child(args, lambda: phase(args))
 
 
 # -- the whole run (parent: a child per database and server) ----------------------------------

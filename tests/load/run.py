@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -350,9 +351,15 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
 
 def run_phase(args: argparse.Namespace) -> int:
     """Entry point of the child process (``--phase``)."""
+    return run_child(args, lambda: phase(args.phase, args.server, args))
+
+
+def run_child(args: argparse.Namespace, run: Callable[[], dict[str, Any]]) -> int:
+    """A child process's phase (this one's, or the fault test's): Django set up for its
+    database, ``run`` called, its result (or what broke it) written to ``--out``."""
     configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
     try:
-        result = phase(args.phase, args.server, args)
+        result = run()
     except Exception as error:
         import traceback
 
