@@ -122,7 +122,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.middleware.TournamentLanguageMiddleware",
     # Last, as django-axes asks: turns a paused log-in into its page.
     "axes.middleware.AxesMiddleware",
 ]

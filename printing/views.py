@@ -33,7 +33,7 @@ from django.views.decorators.http import require_GET
 
 from public.data import published
 from scoring.views import table_url
-from tournaments.middleware import use_tournament_language
+from tournaments.language import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct
 

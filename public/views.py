@@ -1,33 +1,40 @@
 """Public tournament pages: the bracket and standings, ``standings.json``, the projector.
 
-Nobody logs in here and nothing is written. Each view makes the same three queries
-whatever the size of the field (the tournament, then :func:`public.data.load`: its
-matches with both players, all of its hands), then builds plain dataclasses in Python:
-standings come from :mod:`public.standings`, the bracket as drawn, the round-robin
-cross-table and the tables in play from :mod:`public.board`.
+Nobody logs in here and nothing is written. What a page shows is computed from the
+tournament's data (:func:`public.data.load`: its matches with both players, all of its
+hands; standings from :mod:`public.standings`, the bracket as drawn, the round-robin
+cross-table and the tables in play from :mod:`public.board`) once per public version and
+language, and kept in the shared cache (:mod:`public.live`). Every response carries an
+``ETag`` and ``Last-Modified``; a poll that finds nothing new gets a 304.
 
-With htmx the pages refresh small regions: the tournament page's ``bracket`` and
-``standings`` (the region named by ``HX-Target``), and the projector's one ``panel``,
-which comes back as the next panel every few seconds. Without JavaScript the tournament
-page is complete and the projector shows every panel one under the other.
+With htmx the pages refresh small regions every :data:`public.live.POLL_SECONDS`: the
+tournament page's ``bracket`` and ``standings`` (the region named by ``HX-Target``), and
+the projector's one ``panel``, which comes back as the next panel every few seconds.
+Without JavaScript the tournament page is complete and the projector shows every panel
+one under the other.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.template import Engine, RequestContext
-from django.utils.cache import patch_vary_headers
+from django.http import HttpRequest, HttpResponse
+from django.template import Context, Engine, RequestContext
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import condition, require_GET
 
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.rules_text import rules_summary
 
+from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .data import PublicData, format_line, load, published
+from .data import PublicData, format_line, load
+from .live import headers, last_modified, live, visitor_tag
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -35,28 +42,28 @@ DISPLAY = "public/display.html"
 PAGE_PARTS = ("bracket", "standings")
 DISPLAY_MAX_CROSS_TABLE = 12
 DISPLAY_MAX_ROWS = 16
+DISPLAY_TABLES_PER_PANEL = 12
+DISPLAY_SECONDS = 12  # each projector panel stays this long
 
 
-def _render(request: HttpRequest, template_name: str, context: dict[str, Any]) -> HttpResponse:
-    """``render()``, except that nothing of ``context`` outlives the rendering.
+def _render(request: HttpRequest | None, template_name: str, context: dict[str, Any]) -> str:
+    """The template rendered with ``context``, and nothing of ``context`` kept after.
 
     A RequestContext sits in a reference cycle of its own (each ``push`` adds a
     ContextDict that points back at it), so a page's context handed to ``render()`` is
     freed only by the cyclic garbage collector: ~32,000 objects for a 256-player bracket
     on every request, and the full collections they bring on walk the whole heap. Pushed
     for the render and popped after, the page's objects go as soon as it is sent. Only
-    the template language's documented Python API is used (``Engine``, ``RequestContext``,
+    the template language's documented Python API is used (``Engine``, ``Context``,
     ``Context.push`` as a context manager); partials load as ``page.html#name`` there too.
+
+    Without a request, the plain ``Context`` has no context processors: what is rendered
+    so is the same for every visitor, and may be cached for all of them.
     """
     template = Engine.get_default().get_template(template_name)
-    request_context = RequestContext(request)
-    with request_context.push(context):
-        return HttpResponse(template.render(request_context))
-
-
-def _vary(response: HttpResponse) -> HttpResponse:
-    patch_vary_headers(response, ("HX-Request", "HX-Target"))
-    return response
+    base = RequestContext(request) if request is not None else Context()
+    with base.push(context):
+        return template.render(base)
 
 
 def page_context(data: PublicData) -> dict[str, Any]:
@@ -65,9 +72,8 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "tournament": tournament,
         "data": data,
         "standings": data.standings,
-        "format_line": format_line(tournament),
-        "rules_line": rules_summary(tournament.ruleset),
         "live": tournament.status == Tournament.Status.RUNNING,
+        "poll_seconds": live_pages.POLL_SECONDS,
     }
     if data.round_robin:
         players = sorted((row.stats for row in data.standings.rows), key=seed_key)
@@ -77,22 +83,95 @@ def page_context(data: PublicData) -> dict[str, Any]:
     return context
 
 
+def _page_regions(tournament: Tournament) -> dict[str, Any]:
+    """The tournament page's live regions, as every visitor gets them."""
+    data = load(tournament)
+    context = page_context(data)
+    parts: dict[str, Any] = {part: _render(None, f"{PAGE}#{part}", context) for part in PAGE_PARTS}
+    parts["has_bracket"] = bool(data.matches)
+    return parts
+
+
+def _page_part(request: HttpRequest) -> str:
+    """The region an htmx request asks for: ``?region=`` (each region polls a URL of its
+    own, so that the browser keeps each one's validators), else ``HX-Target``;
+    ``bracket`` by default."""
+    for asked in (request.GET.get("region"), request.htmx.target):
+        if asked in PAGE_PARTS:
+            return asked
+    return PAGE_PARTS[0]
+
+
+def _page_etag(request: HttpRequest, slug: str) -> str | None:
+    found = live(request, slug)
+    if request.htmx:
+        return found.etag(_page_part(request))
+    visitor = visitor_tag(request)
+    return found.etag(f"page.{visitor}") if visitor is not None else None
+
+
+def _page_modified(request: HttpRequest, slug: str) -> datetime | None:
+    if not request.htmx and visitor_tag(request) is None:
+        return None
+    return last_modified(request, slug)
+
+
 @require_GET
+@condition(etag_func=_page_etag, last_modified_func=_page_modified)
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The public page: header, bracket (or cross-table) and standings with statistics.
 
-    An htmx request gets one region back, the one named by ``HX-Target`` (``bracket``
-    unless it names ``standings``).
+    An htmx request gets one region back: ``?region=bracket`` or ``?region=standings``
+    (or the one named by ``HX-Target``). The regions come from the cache (:mod:`public.live`);
+    the page around them (the visitor's log-in links and CSRF token) is rendered here.
     """
-    data = load(published(request, slug))
-    template = PAGE
+    found = live(request, slug)
+    rendered = live_pages.group(found, "page", lambda: _page_regions(found.tournament))
     if request.htmx:
-        part = request.htmx.target if request.htmx.target in PAGE_PARTS else PAGE_PARTS[0]
-        template = f"{PAGE}#{part}"
-    return _vary(_render(request, template, page_context(data)))
+        part = _page_part(request)
+        return headers(HttpResponse(rendered.parts[part]), found, part, rendered.tag)
+    tournament = found.tournament
+    context = {
+        "tournament": tournament,
+        "format_line": format_line(tournament),
+        "rules_line": rules_summary(tournament.ruleset),
+        "has_bracket": rendered.parts["has_bracket"],
+        "round_robin": tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN,
+        **{f"{part}_region": mark_safe(rendered.parts[part]) for part in PAGE_PARTS},
+    }
+    response = HttpResponse(_render(request, PAGE, context))
+    visitor = visitor_tag(request)
+    if visitor is None:
+        del response.headers["Last-Modified"]
+        return response
+    return headers(response, found, f"page.{visitor}", rendered.tag)
+
+
+def _json_etag(request: HttpRequest, slug: str) -> str:
+    return live(request, slug).etag("json")
+
+
+def _standings_payload(tournament: Tournament) -> dict[str, Any]:
+    data = load(tournament)
+    champion = data.standings.champion
+    payload = {
+        "tournament": {
+            "slug": tournament.slug,
+            "name": tournament.name,
+            "date": tournament.date.isoformat(),
+            "venue": tournament.venue,
+            "status": tournament.status,
+            "format": tournament.bracket_kind,
+            "complete": data.standings.complete,
+            "champion": champion.name if champion is not None else None,
+        },
+        "standings": [row.as_json() for row in data.standings.rows],
+    }
+    return {"json": json.dumps(payload, ensure_ascii=False).encode()}
 
 
 @require_GET
+@condition(etag_func=_json_etag, last_modified_func=last_modified)
 def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as JSON, best first (the same order and numbers as the page)::
 
@@ -114,23 +193,10 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     Games and points count every stored match summary (live matches included); matches
     count confirmed results. Names only: no email, phone or other personal data.
     """
-    tournament = published(request, slug)
-    data = load(tournament)
-    champion = data.standings.champion
-    payload = {
-        "tournament": {
-            "slug": tournament.slug,
-            "name": tournament.name,
-            "date": tournament.date.isoformat(),
-            "venue": tournament.venue,
-            "status": tournament.status,
-            "format": tournament.bracket_kind,
-            "complete": data.standings.complete,
-            "champion": champion.name if champion is not None else None,
-        },
-        "standings": [row.as_json() for row in data.standings.rows],
-    }
-    return JsonResponse(payload, json_dumps_params={"ensure_ascii": False})
+    found = live(request, slug)
+    rendered = live_pages.group(found, "json", lambda: _standings_payload(found.tournament))
+    response = HttpResponse(rendered.parts["json"], content_type="application/json")
+    return headers(response, found, "json", rendered.tag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +206,9 @@ class Panel:
 
 
 def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
+    """The projector's panels in the order they cycle: the bracket (or results), the
+    losers' bracket, the standings, then the tables in play, a panel per
+    :data:`DISPLAY_TABLES_PER_PANEL` tables."""
     panels = []
     if data.round_robin:
         if 0 < len(data.standings.rows) <= DISPLAY_MAX_CROSS_TABLE:
@@ -149,24 +218,44 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
         if data.double:
             panels.append(Panel("losers", _("Losers' bracket")))
     panels.append(Panel("standings", _("Standings")))
-    if tables:
-        panels.append(Panel("tables", _("Tables in play")))
+    pages = _table_pages(tables)
+    for number, _page in enumerate(pages, 1):
+        title = _("Tables in play")
+        if len(pages) > 1:
+            title = _("Tables in play (%(page)d of %(pages)d)") % {
+                "page": number,
+                "pages": len(pages),
+            }
+        panels.append(Panel(_table_panel(number), title))
     return panels
 
 
-@require_GET
-def display(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector: large type, no controls, cycling bracket / standings / tables.
+def _table_pages(tables: list[LiveTable]) -> list[list[LiveTable]]:
+    size = DISPLAY_TABLES_PER_PANEL
+    return [tables[i : i + size] for i in range(0, len(tables), size)]
 
-    ``?panel=<name>`` picks the panel; htmx fetches the next one every few seconds
-    (each answer names the one after it). Without JavaScript every panel is shown.
-    """
-    data = load(published(request, slug))
+
+def _table_panel(number: int) -> str:
+    return "tables" if number == 1 else f"tables-{number}"
+
+
+def called(matches: list[Match]) -> int:
+    """How many matches have called their players to a table so far: when this grows (a
+    round starts, or a match of it gets a table), the projector shows the tables next."""
+    return sum(
+        1
+        for m in matches
+        if not m.is_bye
+        and m.status != Match.Status.WAITING
+        and (m.table is not None or m.status != Match.Status.READY)
+    )
+
+
+def _display_panels(tournament: Tournament) -> dict[str, Any]:
+    """Every panel of the projector, each with the one after it, as every visitor gets it."""
+    data = load(tournament)
     seated, queued = live_tables(data.matches, data.sheets, double=data.double)
     panels = display_panels(data, seated)
-    names = [p.name for p in panels]
-    current = request.GET.get("panel", "")
-    index = names.index(current) if current in names else 0
     context = page_context(data)
     if "sections" in context:
         by_key = {s.key: late_rounds(s) for s in context["sections"]}
@@ -174,15 +263,80 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
             by_key[k] for k in ("winners", "final", "third_place") if k in by_key
         ]
         context["losers_sections"] = [by_key["losers"]] if "losers" in by_key else []
+    calls = called(data.matches)
     context.update(
         panels=panels,
-        panel=panels[index],
-        next_panel=panels[(index + 1) % len(panels)],
-        other_panels=panels[:index] + panels[index + 1 :],
-        tables=seated,
         queued=queued,
         top_rows=data.standings.rows[:DISPLAY_MAX_ROWS],
         more_rows=max(0, len(data.standings.rows) - DISPLAY_MAX_ROWS),
+        called=calls,
+        display_seconds=DISPLAY_SECONDS,
     )
-    template = f"{DISPLAY}#display-panel" if request.htmx else DISPLAY
-    return _vary(_render(request, template, context))
+    tables = {_table_panel(n): page for n, page in enumerate(_table_pages(seated), 1)}
+    bodies, wrapped = {}, {}
+    for index, panel in enumerate(panels):
+        extra = {
+            "panel": panel,
+            "next_panel": panels[(index + 1) % len(panels)],
+            "tables": tables.get(panel.name, []),
+            "first_tables": panel.name == "tables",
+        }
+        with_panel = {**context, **extra}
+        bodies[panel.name] = _render(None, f"{DISPLAY}#panel-body", with_panel)
+        wrapped[panel.name] = _render(
+            None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(bodies[panel.name])}
+        )
+    return {"panels": panels, "bodies": bodies, "wrapped": wrapped, "called": calls}
+
+
+def _display_panel(request: HttpRequest, parts: dict[str, Any]) -> Panel:
+    """The panel to show: the one asked for (``?panel=``), or the tables when players have
+    been called to tables since the projector last looked (``?called=``)."""
+    panels: list[Panel] = parts["panels"]
+    names = [p.name for p in panels]
+    seen = request.GET.get("called", "")
+    if seen.isdigit() and int(seen) < parts["called"] and "tables" in names:
+        return panels[names.index("tables")]
+    current = request.GET.get("panel", "")
+    return panels[names.index(current)] if current in names else panels[0]
+
+
+def _display_what(request: HttpRequest) -> str:
+    """What a projector request asks for, for its ``ETag``: the page or a panel, and the
+    query that picks the panel (which one, how many calls the projector saw last)."""
+    what = "panel" if request.htmx else "display"
+    panel = re.sub(r"[^a-z0-9-]", "", request.GET.get("panel", "")[:40])
+    seen = re.sub(r"[^0-9]", "", request.GET.get("called", "")[:12])
+    return f"{what}.{panel}.{seen}"
+
+
+def _display_etag(request: HttpRequest, slug: str) -> str:
+    return live(request, slug).etag(_display_what(request))
+
+
+@require_GET
+@condition(etag_func=_display_etag, last_modified_func=last_modified)
+def display(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector: large type, no controls, cycling bracket / standings / tables.
+
+    ``?panel=<name>`` picks the panel; htmx fetches the next one every few seconds
+    (each answer names the one after it, and how many matches had been called to a
+    table, so that the tables come next when players are called). Without JavaScript
+    every panel is shown.
+    """
+    found = live(request, slug)
+    rendered = live_pages.group(found, "display", lambda: _display_panels(found.tournament))
+    parts = rendered.parts
+    panel = _display_panel(request, parts)
+    if request.htmx:
+        body = parts["wrapped"][panel.name]
+    else:
+        context = {
+            "tournament": found.tournament,
+            "panel_html": mark_safe(parts["wrapped"][panel.name]),
+            "other_bodies": [
+                mark_safe(parts["bodies"][p.name]) for p in parts["panels"] if p != panel
+            ],
+        }
+        body = _render(request, DISPLAY, context)
+    return headers(HttpResponse(body), found, _display_what(request), rendered.tag)

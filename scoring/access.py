@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournaments.clients import client_address
-from tournaments.middleware import use_tournament_language
+from tournaments.language import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
 

@@ -49,6 +49,7 @@ from scoring.engine import (
 )
 from tournaments import audit
 from tournaments import services as tournament_services
+from tournaments.changes import changed as public_changed
 from tournaments.models import Match
 from tournaments.routing import lock_tournament
 
@@ -341,6 +342,7 @@ def _record_locked(
             user=user,
             via=via,
         )
+        public_changed(match.tournament_id)  # last: the lock order (tournaments.routing)
     return sheet
 
 
@@ -386,6 +388,7 @@ def correct_hand(
             user=user,
             via=via,
         )
+        public_changed(match.tournament_id)
     return sheet
 
 
@@ -422,6 +425,7 @@ def delete_hand(
             user=user,
             via=via,
         )
+        public_changed(match.tournament_id)
     return sheet
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import audit, brackets
+from .changes import changed
 from .models import Entry, Match, Tournament
 from .routing import Board, Route, lock_tournament
 
@@ -117,6 +118,7 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
         _store(matches, routes)
         _renumber_seeds(playing, left_out)
         _start_running(tournament, playing, matches, user)
+        changed(tournament)
     return plan
 
 
@@ -263,4 +265,5 @@ def clear_bracket(*, tournament: Tournament, user: Any) -> int:
             after={"status": tournament.status},
             user=user,
         )
+        changed(tournament)
     return len(matches)

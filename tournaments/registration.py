@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from . import audit
+from .changes import changing
 from .models import Entry, Player, Tournament
 from .registry import create_player
 
@@ -36,7 +37,7 @@ def _open_for_entries(tournament: Tournament) -> None:
 def add_entry(
     *, tournament: Tournament, player: Player, user: Any, seed: int | None = None
 ) -> Entry:
-    with transaction.atomic():
+    with changing(tournament):
         _open_for_entries(tournament)
         if Entry.objects.filter(tournament=tournament, player=player).exists():
             raise ValidationError(_("%(player)s is already entered.") % {"player": player.name})
@@ -63,7 +64,7 @@ def register_new_player(*, tournament: Tournament, data: dict[str, Any], user: A
 
 def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
     """Give ``entry`` this seed; a player who had it takes ``entry``'s old seed (a swap)."""
-    with transaction.atomic():
+    with changing(entry.tournament_id):
         _open_for_entries(entry.tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         old = entry.seed
@@ -92,7 +93,7 @@ def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
 def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
     """Seeds 1..n by rating, highest first (unrated last, then by name); withdrawn
     players lose their seed."""
-    with transaction.atomic():
+    with changing(tournament):
         _open_for_entries(tournament)
         entries = list(
             tournament.entries.select_related("player").order_by(
@@ -150,7 +151,7 @@ def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry
 
 def remove_entry(*, entry: Entry, user: Any) -> None:
     """Delete an entry made by mistake (before the bracket only; later, withdraw)."""
-    with transaction.atomic():
+    with changing(entry.tournament_id):
         _open_for_entries(entry.tournament)
         name = entry.player.name
         audit.record(
@@ -165,7 +166,7 @@ def remove_entry(*, entry: Entry, user: Any) -> None:
 
 def reinstate_entry(*, entry: Entry, user: Any) -> Entry:
     """Undo a withdrawal before the bracket is generated."""
-    with transaction.atomic():
+    with changing(entry.tournament_id):
         _open_for_entries(entry.tournament)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if not entry.withdrawn:

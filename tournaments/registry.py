@@ -41,6 +41,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import audit
+from .changes import changed
 from .models import Player, Tournament
 from .permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
 from .player_csv import (
@@ -133,6 +134,8 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
                 after=_shown(new),
                 user=user,
             )
+        if "name" in new:  # the only field of a player's that public pages show
+            changed(*tournaments)
     return player
 
 

@@ -32,6 +32,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import audit
+from .changes import changed as public_changed
+from .changes import changing
 from .models import Entry, Match, Tournament
 from .routing import OTHER, Board, copy_state, lock_tournament
 
@@ -173,7 +175,7 @@ def confirm_match(
 ) -> Match:
     """AWAITING → COMPLETE: the result is signed off and both players move on. Refused if
     the hands changed since the page that confirms showed ``version``."""
-    with transaction.atomic():
+    with changing(match.tournament_id):
         board = Board.load(match.tournament, focus=match)
         current = board.get(match)
         if current.status == Status.COMPLETE:
@@ -213,7 +215,7 @@ def _blocked_error(blocking: Match) -> ValidationError:
 
 def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
     """COMPLETE → AWAITING, taking the players it sent on back out of later matches."""
-    with transaction.atomic():
+    with changing(match.tournament_id):
         board = Board.load(match.tournament, whole=True)  # its next matches decide too
         current = board.get(match)
         if current.status != Status.COMPLETE:
@@ -251,7 +253,7 @@ def forfeit(
     the hands changed since the page that gives it showed ``version``."""
     if winner_side not in ("A", "B"):
         raise ValidationError(_("Choose side A or side B as the winner."))
-    with transaction.atomic():
+    with changing(match.tournament_id):
         board = Board.load(match.tournament, focus=match)
         current = board.get(match)
         if current.status == Status.COMPLETE:
@@ -268,7 +270,7 @@ def forfeit(
 def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
     """Take a player out. Once the bracket exists, each unfinished match of theirs with a
     known opponent is a walkover for the opponent; later opponents get one on arrival."""
-    with transaction.atomic():
+    with changing(entry.tournament_id):
         lock_tournament(entry.tournament_id)  # before the entry row: the lock order
         entry = Entry.objects.select_for_update(no_key=True).get(pk=entry.pk)
         if entry.withdrawn:
@@ -352,6 +354,7 @@ def assign_tables(*, tournament: Tournament, user: Any = None) -> list[Match]:
                 after={m.key: m.table for m in changed},
                 user=user,
             )
+            public_changed(tournament)
     return changed
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import audit
+from .changes import changing
 from .models import Tournament
 from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS
 
@@ -52,7 +53,7 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
     from . import services
     from .brackets import new_draw_seed
 
-    with transaction.atomic():
+    with changing(tournament.pk):
         # The tournament lock of the lock order (tournaments.routing), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         before = {**audit.snapshot(tournament, SETTINGS_FIELDS), "rules": tournament.rules}
@@ -94,7 +95,7 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
 def set_status(*, tournament: Tournament, status: str, user: Any) -> Tournament:
     """Draft ⇄ registration by hand; running and finished follow the bracket."""
     allowed = {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}
-    with transaction.atomic():
+    with changing(tournament.pk):
         # The tournament lock of the lock order (tournaments.routing), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if status not in allowed or tournament.status not in allowed:

@@ -25,6 +25,7 @@ from scoring.engine import MatchSheet, RuleSet, score_match
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments import services as tournament_services
+from tournaments.changes import changed
 from tournaments.models import AuditEntry, Match, Tournament
 
 
@@ -97,6 +98,7 @@ def store_hands(
             )
             for row, hand in zip(rows, data, strict=True)
         )
+        changed(tournament)
     return sheet
 
 

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from public.live import POLL_SECONDS
 from tests.factories import make_bracket, make_entries, make_player, make_tournament
 from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play
@@ -110,9 +111,9 @@ def test_tournament_page_full(client, played_eight):
 
 def test_running_page_polls_small_regions(client, running_eight):
     html = client.get(page_url(running_eight)).content.decode()
-    polled = re.findall(r'<div id="(\w+)"[^>]*hx-trigger="every 15s"', html)
+    polled = re.findall(rf'<div id="(\w+)"[^>]*hx-trigger="every {POLL_SECONDS}s"', html)
     assert polled == ["bracket", "standings"]
-    assert f'hx-get="{page_url(running_eight)}"' in html
+    assert f'hx-get="{page_url(running_eight)}?region=bracket"' in html
     assert "Table " in html and 'class="mbox status-in_play live"' in html
     assert "Playing: Quarterfinals, table" in html
 
@@ -244,7 +245,7 @@ def test_display_full_page_shows_every_panel_without_js(client, running_eight):
     assert "<html" in html and "public.css" in html
     stage, _, noscript = html.partition("<noscript>\n")
     assert 'id="display-panel"' in stage
-    assert f'hx-get="{display_url(t)}?panel=standings"' in stage
+    assert f'hx-get="{display_url(t)}?panel=standings&amp;called=' in stage
     assert 'hx-trigger="every 12s"' in stage
     for panel in ("bracket", "standings", "tables"):
         assert f"pj-panel-{panel}" in html
@@ -266,7 +267,7 @@ def test_display_tables_show_the_current_game(client, running_eight):
     assert re.search(r'class="num games">1<', html) and re.search(r'class="num pts">37<', html)
     assert "4 hands played" in html
     # The answer names the panel after it: back to the first.
-    assert f'hx-get="{display_url(t)}?panel=bracket"' in html
+    assert f'hx-get="{display_url(t)}?panel=bracket&amp;called=5"' in html
     assert "Waiting for a table" not in html
 
 

@@ -4,12 +4,14 @@ from .audit import AuditEntry
 from .matches import Match, is_token, new_token
 from .players import Player
 from .tournaments import Entry, Tournament, default_rules, unique_slug
+from .versions import PublicVersion
 
 __all__ = [
     "AuditEntry",
     "Entry",
     "Match",
     "Player",
+    "PublicVersion",
     "Tournament",
     "default_rules",
     "is_token",

@@ -129,7 +129,13 @@ class Tournament(models.Model):
         # admin, import, shell) ends up with a stable public URL.
         if not self.slug:
             self.slug = unique_slug(self.name, exclude_pk=self.pk)
+        adding = self._state.adding
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+        if adding:
+            # Its public pages start at version 1 (tournaments.changes counts from there).
+            from .versions import PublicVersion
+
+            PublicVersion.objects.get_or_create(tournament=self)
 
     def get_absolute_url(self) -> str:
         """The public page. Its path is a stable interface (SPEC 8), served by scoring."""

@@ -1,0 +1,172 @@
+"""Live public pages that a full room can follow: cached regions and conditional GET.
+
+Every write that changes what the public pages show adds one to the tournament's public
+version in its own transaction (:mod:`tournaments.changes`). Here that number decides
+everything a poll costs:
+
+* **304 Not Modified.** Every public response carries an ``ETag`` made of the
+  tournament, its version (with the time of that change, so that a restored backup or a
+  reused id never matches an old tag), the language and what was asked for, and a
+  ``Last-Modified``. A poll whose ``If-None-Match`` still matches gets a 304 after one
+  query (the tournament with its version) and no rendering.
+* **Rendered once per version.** What the pages poll is rendered as a *group* (the
+  tournament page's bracket and standings, the projector's panels, ``standings.json``)
+  from one :func:`public.data.load`, and kept in the cache every worker shares
+  (``CACHES``: Redis when ``REDIS_URL`` is set, else files in the data folder) under
+  ``(tournament, language, group)`` with the tag it was rendered at.
+* **No stampede, bounded work.** When the version moves on, one request renders the
+  group again while the others keep being served the group as last rendered (with its
+  own, older tag: their next poll fetches the new one); and a group is rendered at most
+  once every :data:`RERENDER_SECONDS` however fast hands arrive. So a hand shows on a
+  follower's page at the first poll after it is at most ``RERENDER_SECONDS`` old plus a
+  render: within one poll interval.
+
+The cached HTML is byte for byte what the page renders without the cache
+(``tests/public/test_live.py``): nothing in a region depends on the visitor. The parts
+that do (the CSRF token, who is logged in) are in the page around the regions, rendered
+for each visitor, and their ``ETag`` includes the visitor's session and CSRF cookies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+from tournaments.language import use_tournament_language
+from tournaments.models import PublicVersion, Tournament
+from tournaments.permissions import can_direct
+
+# How often a live page asks for its regions (htmx ``every``), in seconds.
+POLL_SECONDS = 10
+# A group is rendered again at most this often, however fast the version moves.
+RERENDER_SECONDS = 1.0
+# How long a render may hold the group's render lock before another may try.
+RENDER_LOCK_SECONDS = 30
+# How long a rendered group stays in the cache without being asked for.
+KEEP_SECONDS = 6 * 3600
+
+# Every public response differs by these request headers (and nothing else).
+VARY = ("HX-Request", "HX-Target", "Accept-Language", "Cookie")
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """A public request's tournament, at the version its response will show."""
+
+    tournament: Tournament
+    version: int
+    changed_at: datetime
+    language: str
+
+    @property
+    def tag(self) -> str:
+        stamp = round(self.changed_at.timestamp() * 1_000_000)
+        return f"{self.tournament.pk}.{self.version}.{stamp}.{self.language}"
+
+    def etag(self, what: str, tag: str | None = None) -> str:
+        """The ``ETag`` of ``what`` (a region, a panel, ``json``…) rendered at ``tag``."""
+        return f'"{tag or self.tag}.{what}"'
+
+
+def live(request: HttpRequest, slug: str) -> Live:
+    """The tournament of a public request with its version, in one query, once per request.
+
+    A draft is not public yet (404), except to its directors. The tournament's language
+    is switched on here (unless the visitor chose one), so the tag names the language the
+    response is in.
+    """
+    found = getattr(request, "public_live", None)
+    if found is not None and found.tournament.slug == slug:
+        return found
+    tournament = get_object_or_404(Tournament.objects.select_related("public_version"), slug=slug)
+    if tournament.status == Tournament.Status.DRAFT and not can_direct(request.user, tournament):
+        raise Http404
+    use_tournament_language(request, tournament.language)
+    try:
+        version: PublicVersion | None = tournament.public_version
+    except PublicVersion.DoesNotExist:
+        version = None
+    found = Live(
+        tournament,
+        version.number if version else 0,
+        version.changed_at if version else tournament.updated,
+        get_language(),
+    )
+    request.public_live = found  # type: ignore[attr-defined]
+    return found
+
+
+def last_modified(request: HttpRequest, slug: str, **kwargs: Any) -> datetime:
+    """For ``condition()``: when the tournament's public pages last changed."""
+    return live(request, slug).changed_at
+
+
+def visitor_tag(request: HttpRequest) -> str | None:
+    """What a whole page (not a region) depends on besides the version: who is logged in
+    and the CSRF cookie its forms carry a token of. None when a message is waiting to be
+    shown once: such a page is never answered with a 304."""
+    storage = get_messages(request)
+    for _message in storage:
+        storage.used = False  # looked at, not shown: they stay for the page
+        return None
+    cookies = request.COOKIES
+    session = cookies.get(settings.SESSION_COOKIE_NAME, "")
+    csrf = cookies.get(settings.CSRF_COOKIE_NAME, "")
+    account = getattr(request, "user", None)
+    user = account.pk if account is not None and account.is_authenticated else 0
+    digest = hashlib.blake2s(f"{session}\n{csrf}".encode(), digest_size=6).hexdigest()
+    return f"u{user}.{digest}"
+
+
+def headers(response: HttpResponse, live_: Live, what: str, tag: str | None = None) -> HttpResponse:
+    """``ETag``, ``Vary`` and ``Cache-Control`` of a public response: browsers keep it
+    and ask again with ``If-None-Match`` every time (``no-cache``)."""
+    response.headers["ETag"] = live_.etag(what, tag)
+    patch_vary_headers(response, VARY)
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A group as rendered: the tag it was rendered at, when, and its parts."""
+
+    tag: str
+    at: float
+    parts: dict[str, Any]
+
+
+def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rendered:
+    """The parts of group ``name`` at ``live_``'s version: from the cache, or ``render()``.
+
+    While another request renders the group, or within :data:`RERENDER_SECONDS` of its
+    last render, the group as last rendered is returned (its ``tag`` says which version
+    it shows); only a group never rendered before is always rendered here.
+    """
+    key = f"public:{live_.tournament.pk}:{live_.language}:{name}"
+    kept: Rendered | None = cache.get(key)
+    if kept is not None and (kept.tag == live_.tag or time.time() - kept.at < RERENDER_SECONDS):
+        return kept
+    lock = f"{key}:rendering"
+    rendering = cache.add(lock, 1, RENDER_LOCK_SECONDS)
+    if not rendering and kept is not None:
+        return kept  # someone else is rendering the new version: the last one meanwhile
+    try:
+        fresh = Rendered(live_.tag, time.time(), render())
+        cache.set(key, fresh, KEEP_SECONDS)
+    finally:
+        if rendering:
+            cache.delete(lock)
+    return fresh
