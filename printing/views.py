@@ -29,11 +29,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import condition, require_GET
 
-from public.data import published
+from public.live import headers as live_headers
+from public.live import last_modified, live
 from scoring.views import table_url
-from tournaments.language import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct
 
@@ -105,22 +105,32 @@ def _bracket_pdf(
     render: Callable[..., bytes],
     kind: str,
 ) -> HttpResponse:
-    """A public PDF of the drawn bracket (``kind``: bracket or standings); its refusals
-    speak the tournament's language, as its public page does."""
-    tournament = published(request, slug)
-    use_tournament_language(request, tournament.language)
-    found = document(tournament)
+    """A public PDF of the drawn bracket (``kind``: bracket or standings) in the
+    tournament's language, as its public page is; ``ETag`` and ``Last-Modified`` from the
+    tournament's public version (:mod:`public.live`), so asking again costs a 304."""
+    found_live = live(request, slug)
+    found = document(found_live.tournament)
     if found is None:
         return not_found(_("The bracket has not been drawn yet."))
     sheet, labels = found
-    return pdf_response(render(sheet, labels=labels), f"{slug}-{kind}.pdf")
+    response = pdf_response(render(sheet, labels=labels), f"{slug}-{kind}.pdf")
+    return live_headers(response, found_live, f"{kind}-pdf")
+
+
+def _pdf_etag(kind: str) -> Callable[..., str]:
+    def etag(request: HttpRequest, slug: str) -> str:
+        return live(request, slug).etag(f"{kind}-pdf")
+
+    return etag
 
 
 @require_GET
+@condition(etag_func=_pdf_etag("bracket"), last_modified_func=last_modified)
 def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     return _bracket_pdf(request, slug, pdf_data.bracket_document, render_bracket, "bracket")
 
 
 @require_GET
+@condition(etag_func=_pdf_etag("standings"), last_modified_func=last_modified)
 def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     return _bracket_pdf(request, slug, pdf_data.standings_document, render_standings, "standings")

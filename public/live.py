@@ -39,7 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
@@ -137,6 +137,21 @@ def headers(response: HttpResponse, live_: Live, what: str, tag: str | None = No
     patch_vary_headers(response, VARY)
     patch_cache_control(response, no_cache=True)
     return response
+
+
+def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> HttpResponse | None:
+    """A 304 for a visitor who already has ``what`` as rendered at ``tag``.
+
+    ``condition()`` answers the common case before the view (the visitor has the current
+    version); this one is for a group served as last rendered while a newer version waits
+    for its render: a visitor who already has that one needs nothing either.
+    """
+    if tag == live_.tag:
+        return None  # condition() has judged this one already
+    asked = {value.strip() for value in request.headers.get("If-None-Match", "").split(",")}
+    if live_.etag(what, tag) not in asked:
+        return None
+    return headers(HttpResponseNotModified(), live_, what, tag)
 
 
 @dataclass(frozen=True, slots=True)

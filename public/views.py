@@ -34,7 +34,7 @@ from tournaments.rules_text import rules_summary
 from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from .data import PublicData, format_line, load
-from .live import headers, last_modified, live, visitor_tag
+from .live import headers, last_modified, live, not_modified, visitor_tag
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -129,6 +129,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     rendered = live_pages.group(found, "page", lambda: _page_regions(found.tournament))
     if request.htmx:
         part = _page_part(request)
+        unchanged = not_modified(request, found, part, rendered.tag)
+        if unchanged is not None:
+            return unchanged
         return headers(HttpResponse(rendered.parts[part]), found, part, rendered.tag)
     tournament = found.tournament
     context = {
@@ -195,6 +198,9 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     """
     found = live(request, slug)
     rendered = live_pages.group(found, "json", lambda: _standings_payload(found.tournament))
+    unchanged = not_modified(request, found, "json", rendered.tag)
+    if unchanged is not None:
+        return unchanged
     response = HttpResponse(rendered.parts["json"], content_type="application/json")
     return headers(response, found, "json", rendered.tag)
 
@@ -328,6 +334,9 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     rendered = live_pages.group(found, "display", lambda: _display_panels(found.tournament))
     parts = rendered.parts
     panel = _display_panel(request, parts)
+    unchanged = not_modified(request, found, _display_what(request), rendered.tag)
+    if unchanged is not None:
+        return unchanged
     if request.htmx:
         body = parts["wrapped"][panel.name]
     else:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from public.live import POLL_SECONDS
 from tests.factories import make_bracket, make_entries, make_player, make_tournament
-from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
+from tests.public.test_standings import play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play
 from tournaments.models import Entry, Match, Tournament
 
@@ -61,18 +61,6 @@ def htmx(client, url, target=""):
 @pytest.fixture
 def played_eight():
     return play_out(make_bracket(players=8, third_place=True), hands=quick_match)
-
-
-@pytest.fixture
-def running_eight():
-    """Quarterfinals done but one; one of them half played at its table."""
-    t = make_bracket(players=8)
-    for match in playable(t)[:3]:
-        play_match(match, better_seed(match), quick_match)
-    live = playable(t)[0]
-    play(live, [gin("A"), gin("A"), gin("A"), knock("B", 3, 40)])
-    t.refresh_from_db()
-    return t
 
 
 def test_urls_are_the_stable_ones():

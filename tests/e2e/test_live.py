@@ -1,0 +1,128 @@
+"""The public page as a follower's browser polls it: htmx asks for each region with the
+validators the browser kept (``If-None-Match``), the server answers 304 while nothing
+changed, and a hand entered shows at the next poll, marked as just changed. The browser's
+clock is Playwright's, so the poll timers run in an instant; the requests are real."""
+
+from __future__ import annotations
+
+import pytest
+
+from public.live import POLL_SECONDS
+from tests.factories import make_bracket
+from tests.public.test_standings import playable
+from tests.scoring.helpers import knock, play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Network:
+    """The region polls as they went over the network, read from Chromium's own events
+    (DevTools protocol) rather than from the page: a 304 reaches the page's script as
+    the 200 the browser kept, which is the point of it."""
+
+    def __init__(self, page) -> None:
+        self.urls: dict[str, str] = {}
+        self.sent: dict[str, dict] = {}
+        self.answered: dict[str, dict] = {}
+        session = page.context.new_cdp_session(page)
+        session.send("Network.enable")
+        session.on("Network.requestWillBeSent", self._request)
+        session.on("Network.requestWillBeSentExtraInfo", self._sent)
+        session.on("Network.responseReceivedExtraInfo", self._answered)
+
+    @staticmethod
+    def _headers(event: dict) -> dict[str, str]:
+        return {name.lower(): value for name, value in event.get("headers", {}).items()}
+
+    def _request(self, event: dict) -> None:
+        self.urls[event["requestId"]] = event["request"]["url"]
+
+    def _sent(self, event: dict) -> None:
+        self.sent[event["requestId"]] = self._headers(event)
+
+    def _answered(self, event: dict) -> None:
+        self.answered[event["requestId"]] = {
+            "status": event["statusCode"],
+            **self._headers(event),
+        }
+
+    def polls(self) -> list[dict]:
+        """Each region poll answered so far: region, validator sent, status, ETag."""
+        found = []
+        for request_id, answer in self.answered.items():
+            url = self.urls.get(request_id, "")
+            if "region=" not in url:
+                continue
+            found.append(
+                {
+                    "region": url.rsplit("region=", 1)[1],
+                    "if_none_match": self.sent.get(request_id, {}).get("if-none-match", ""),
+                    "status": answer["status"],
+                    "etag": answer.get("etag", ""),
+                }
+            )
+        return found
+
+    def clear(self) -> None:
+        self.answered.clear()
+
+
+def poll(page) -> None:
+    page.clock.run_for((POLL_SECONDS + 1) * 1000)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+
+
+def test_polls_send_validators_get_304s_and_show_a_new_hand(desktop, live_server, monkeypatch):
+    # The page's clock runs fast, the server's does not: render every version at once.
+    monkeypatch.setattr("public.live.RERENDER_SECONDS", 0)
+    tournament = make_bracket(players=8)
+    match = playable(tournament)[0]
+    play(match, [knock("A", 2, 30)])
+    network = Network(desktop)
+    desktop.clock.install()
+    desktop.goto(f"/t/{tournament.slug}/")
+
+    poll(desktop)  # the first poll of each region: the browser has nothing of it yet
+    first = network.polls()
+    assert sorted(p["region"] for p in first) == ["bracket", "standings"]
+    assert all(p["status"] == 200 and p["etag"] for p in first), first
+
+    network.clear()
+    poll(desktop)  # nothing changed: each poll carries its tag and gets a 304
+    quiet = network.polls()
+    assert len(quiet) == 2 and all(p["status"] == 304 for p in quiet), quiet
+    tags = {p["region"]: p["etag"] for p in first}
+    assert all(p["if_none_match"] == tags[p["region"]] for p in quiet), quiet
+    before = desktop.locator("#standings").inner_text()
+
+    play(match, [knock("B", 3, 40)])  # a hand entered at the table
+    # Each region fetches the new version at its next poll, or (when it asked while
+    # another request was rendering that version) at the one after: what changed is
+    # marked as it arrives, and only that.
+    marked: set[str] = set()
+    fresh: dict[str, str] = {}
+    for _ in range(2):
+        network.clear()
+        poll(desktop)
+        for p in network.polls():
+            if p["status"] == 200:
+                fresh[p["region"]] = p["etag"]
+        marked |= set(
+            desktop.locator(".just-changed").evaluate_all(
+                "elements => elements.map(e => e.dataset.key)"
+            )
+        )
+        if len(fresh) == 2:
+            break
+    assert sorted(fresh) == ["bracket", "standings"], fresh
+    assert all(tag != tags[region] for region, tag in fresh.items())
+    assert desktop.locator("#standings").inner_text() != before
+    # B won the hand: B's row changed (hands won); nothing beyond this match is marked.
+    assert f"e{match.side_b_id}" in marked, marked
+    assert marked <= {match.key, f"e{match.side_a_id}", f"e{match.side_b_id}"}, marked
+
+    network.clear()
+    poll(desktop)  # and quiet again
+    again = network.polls()
+    assert len(again) == 2 and all(p["status"] == 304 for p in again), again

@@ -1,0 +1,236 @@
+"""Live public pages: validators, 304s, the shared cache, and nothing stale (public.live)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from public import live as live_module
+from public.data import load
+from public.views import PAGE, _render, page_context
+from tests.factories import make_bracket
+from tests.public.test_standings import playable
+from tests.scoring.helpers import knock, named, play
+from tournaments.models import Match, PublicVersion, Tournament
+
+pytestmark = pytest.mark.django_db
+
+REGION = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "standings"}
+
+
+@pytest.fixture(autouse=True)
+def render_every_version(monkeypatch):
+    """Each version rendered as soon as asked (the once-a-second limit has its own test)."""
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 0)
+
+
+def region_url(t: Tournament, region: str = "standings") -> str:
+    return reverse("public:tournament", args=[t.slug]) + f"?region={region}"
+
+
+def poll(client: Client, t: Tournament, etag: str | None = None, region: str = "standings"):
+    extra = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return client.get(region_url(t, region), **{**REGION, "HTTP_HX_TARGET": region}, **extra)
+
+
+def queries(action):
+    with CaptureQueriesContext(connection) as captured:
+        response = action()
+    return response, len(captured.captured_queries)
+
+
+def live_match(t: Tournament) -> Match:
+    return Match.objects.get(tournament=t, status=Match.Status.IN_PLAY)
+
+
+def test_a_poll_that_finds_nothing_new_gets_a_304_after_one_query(client, running_eight):
+    first = poll(client, running_eight)
+    assert first.status_code == 200
+    etag = first["ETag"]
+    assert re.fullmatch(r'"\d+\.\d+\.\d+\.en\.standings"', etag)
+    assert first["Last-Modified"] and "no-cache" in first["Cache-Control"]
+    for header in ("HX-Request", "HX-Target", "Accept-Language", "Cookie"):
+        assert header in first["Vary"]
+    again, count = queries(lambda: poll(client, running_eight, etag))
+    assert again.status_code == 304 and again.content == b"" and count == 1
+    since = client.get(
+        region_url(running_eight), **REGION, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]
+    )
+    assert since.status_code == 304
+
+
+def test_a_cached_region_is_the_page_byte_for_byte_and_costs_one_query(client, running_eight):
+    fresh = poll(client, running_eight)
+    bare = _render(None, f"{PAGE}#standings", page_context(load(running_eight)))
+    assert fresh.content.decode() == bare
+    cached, count = queries(lambda: poll(client, running_eight))
+    assert cached.content == fresh.content and count == 1
+    page = client.get(reverse("public:tournament", args=[running_eight.slug])).content.decode()
+    assert bare in page  # the whole page carries the very same region
+
+
+def test_a_hand_shows_at_the_next_poll_and_a_correction_too(client, running_eight):
+    t = running_eight
+    before = poll(client, t)
+    match = live_match(t)
+    play(match, [knock("B", 2, 30)])
+    after = poll(client, t, before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert after.content != before.content
+    # A correction: the hand just entered becomes a knock by A; the region follows.
+    from scoring.services import HandData, correct_hand
+
+    correct_hand(match=match, **named(match, 5), data=HandData("knock", "A", 1, 60))
+    corrected = poll(client, t, after["ETag"])
+    assert corrected.status_code == 200 and corrected.content != after.content
+    bare = _render(None, f"{PAGE}#standings", page_context(load(t)))
+    assert corrected.content.decode() == bare  # nothing stale: what a fresh render says
+
+
+def test_while_one_request_renders_the_others_get_the_last_render(client, running_eight):
+    t = running_eight
+    before = poll(client, t)
+    play(live_match(t), [knock("B", 2, 30)])
+    lock = f"public:{t.pk}:en:page:rendering"
+    assert cache.add(lock, 1, 30)  # another worker is rendering the new version
+    meanwhile = poll(client, t)
+    assert meanwhile.content == before.content and meanwhile["ETag"] == before["ETag"]
+    # Who already has that one is told so: nothing new for them yet.
+    assert poll(client, t, before["ETag"]).status_code == 304
+    cache.delete(lock)
+    fresh = poll(client, t)
+    assert fresh.content != before.content and fresh["ETag"] != before["ETag"]
+
+
+def test_a_group_is_rendered_at_most_once_a_second(client, running_eight, monkeypatch):
+    t = running_eight
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 1.0)
+    clock = [1000.0]
+    monkeypatch.setattr(live_module.time, "time", lambda: clock[0])
+    before = poll(client, t)
+    play(live_match(t), [knock("B", 2, 30)])
+    clock[0] += 0.5
+    assert poll(client, t).content == before.content  # half a second later: as it was
+    clock[0] += 0.6
+    assert poll(client, t).content != before.content  # over a second: rendered again
+
+
+def test_only_the_first_request_of_a_version_renders(client, running_eight, monkeypatch):
+    from public import views
+
+    renders = []
+    real = views._page_regions
+    monkeypatch.setattr(views, "_page_regions", lambda t: renders.append(t.pk) or real(t))
+    for _ in range(5):
+        poll(client, running_eight, region="standings")
+        poll(client, running_eight, region="bracket")
+    assert len(renders) == 1  # both regions of the page come from one render
+    play(live_match(running_eight), [knock("B", 2, 30)])
+    poll(client, running_eight, region="bracket")
+    poll(client, running_eight, region="standings")
+    assert len(renders) == 2
+
+
+def test_the_whole_page_is_answered_304_per_visitor(client, running_eight):
+    url = reverse("public:tournament", args=[running_eight.slug])
+    client.get(url)  # a first visit: the CSRF cookie is set, which the tag includes
+    first = client.get(url)
+    etag = first["ETag"]
+    assert etag.endswith(".page.u0." + etag.rsplit(".", 1)[1])
+    assert first["Last-Modified"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    director = Client()
+    director.force_login(running_eight.owner)
+    theirs = director.get(url)
+    assert theirs["ETag"] != etag
+    assert director.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+    assert "Log out" in theirs.content.decode()
+
+
+def test_a_page_with_a_message_waiting_is_never_a_304(client, running_eight):
+    from django.contrib import messages
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.messages.storage.session import SessionStorage
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import RequestFactory
+    from django_htmx.middleware import HtmxDetails
+
+    from public.views import tournament_page
+
+    url = reverse("public:tournament", args=[running_eight.slug])
+    etag = client.get(url)["ETag"]
+    request = RequestFactory().get(url, HTTP_IF_NONE_MATCH=etag)
+    request.user = AnonymousUser()
+    request.htmx = HtmxDetails(request)
+    request.session = SessionStore()
+    request._messages = SessionStorage(request)
+    messages.success(request, "Saved.")
+    response = tournament_page(request, slug=running_eight.slug)
+    assert response.status_code == 200
+    assert "ETag" not in response and "Last-Modified" not in response
+    assert [str(m) for m in messages.get_messages(request)] == ["Saved."]  # still waiting
+
+
+def test_json_projector_and_pdfs_have_validators(client, running_eight):
+    t = running_eight
+    for url, extra in (
+        (reverse("public:standings-json", args=[t.slug]), {}),
+        (reverse("public:display", args=[t.slug]), {}),
+        (reverse("public:display", args=[t.slug]) + "?panel=standings", REGION),
+        (reverse("printing:bracket-pdf", args=[t.slug]), {}),
+        (reverse("printing:standings-pdf", args=[t.slug]), {}),
+    ):
+        first = client.get(url, **extra)
+        assert first.status_code == 200 and first["ETag"] and first["Last-Modified"]
+        again, count = queries(
+            lambda url=url, e=extra, tag=first["ETag"]: client.get(url, HTTP_IF_NONE_MATCH=tag, **e)
+        )
+        assert again.status_code == 304 and count == 1
+    json_response = client.get(reverse("public:standings-json", args=[t.slug]))
+    assert json_response["Content-Type"] == "application/json"
+    assert json_response.json()["tournament"]["slug"] == t.slug
+
+
+def test_the_tag_names_the_language_and_the_version_time(client, running_eight):
+    t = running_eight
+    t.language = "es"
+    t.save(update_fields=["language"])
+    spanish = poll(client, t)
+    assert (
+        ".es.standings" in spanish["ETag"]
+        and "Clasificación"
+        in client.get(reverse("public:tournament", args=[t.slug])).content.decode()
+    )
+    english = Client()
+    english.cookies["django_language"] = "en"
+    assert ".en.standings" in poll(english, t)["ETag"]
+    version = PublicVersion.objects.get(tournament=t)
+    stamp = round(version.changed_at.timestamp() * 1_000_000)
+    assert spanish["ETag"] == f'"{t.pk}.{version.number}.{stamp}.es.standings"'
+
+
+def test_the_projector_shows_the_tables_when_players_are_called(client):
+    t = make_bracket(players=32, tables=16)
+    url = reverse("public:display", args=[t.slug])
+    first = client.get(url + "?panel=standings", **REGION).content.decode()
+    called = int(re.search(r"called=(\d+)", first).group(1))
+    assert called == 16
+    titles = re.findall(r"<li[^>]*>([^<]+)</li>", first)
+    assert "Tables in play (1 of 2)" in titles and "Tables in play (2 of 2)" in titles
+    assert "pj-panel-standings" in first
+    # A projector that saw fewer calls jumps to the first page of tables.
+    jumped = client.get(url + "?panel=standings&called=10", **REGION).content.decode()
+    assert "pj-panel-tables" in jumped and "Table 1<" in jumped and "Table 13<" not in jumped
+    second = client.get(url + f"?panel=tables-2&called={called}", **REGION).content.decode()
+    assert "Table 13<" in second and "Table 1<" not in second
+    match = playable(t)[0]
+    play(match, [knock("A", 2, 30)])
+    # Playing is not calling: the projector goes on with the panel it asked for.
+    same = client.get(url + f"?panel=standings&called={called}", **REGION).content.decode()
+    assert "pj-panel-standings" in same
