@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import secrets
+import select
 import sys
 import threading
 from collections.abc import Callable
@@ -32,7 +33,12 @@ from config import network
 # Enough threads for the tables entering hands and the pages polling at once; SQLite
 # queues the writers anyway. Connections beyond the threads wait in waitress's queue.
 THREADS = 16
-CONNECTION_LIMIT = 1000
+# Every phone following the tournament keeps a connection open between its polls: a
+# full room (2,000 followers) and its tables. Beyond ~1,000 connections select() fails
+# (FD_SETSIZE), so waitress polls with poll() where the system has it (not Windows), and
+# the process may open as many files as its hard limit allows (Unix).
+CONNECTION_LIMIT = 4000
+USE_POLL = hasattr(select, "poll")
 ADDRESS_CHECK_SECONDS = 15
 # No 0/O or 1/l/i: the first-start password is read off a screen and typed.
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -161,6 +167,21 @@ def start_backups() -> Callable[[], None]:
     return scheduler.stop
 
 
+def open_files(wanted: int) -> int:
+    """Let this process open ``wanted`` files (sockets), up to the hard limit (Unix);
+    returns the limit now in force (0 where the system sets none this way)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
 def serve(*, port: int, demo: bool = True, out: TextIO = sys.stdout) -> None:
     import waitress
 
@@ -171,11 +192,13 @@ def serve(*, port: int, demo: bool = True, out: TextIO = sys.stdout) -> None:
     stop_watching = watch_addresses(settings.VENUE_ADDRESSES, port, out)
     banner(port=port, password=password, out=out)
     try:
+        open_files(CONNECTION_LIMIT + 256)
         waitress.serve(
             application,
             listen=f"0.0.0.0:{port}",
             threads=THREADS,
-            connection_limit=CONNECTION_LIMIT,
+            connection_limit=CONNECTION_LIMIT if USE_POLL else 900,
+            asyncore_use_poll=USE_POLL,
             ident="ginclub",
             clear_untrusted_proxy_headers=True,
         )
