@@ -34,7 +34,16 @@ from tournaments.rules_text import rules_summary
 from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from .data import PublicData, format_line, load
-from .live import headers, last_modified, live, not_modified, visitor_tag
+from .live import (
+    headers,
+    last_modified,
+    live,
+    not_modified,
+    packed,
+    sent,
+    unpacked,
+    visitor_tag,
+)
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -87,7 +96,9 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
     """The tournament page's live regions, as every visitor gets them."""
     data = load(tournament)
     context = page_context(data)
-    parts: dict[str, Any] = {part: _render(None, f"{PAGE}#{part}", context) for part in PAGE_PARTS}
+    parts: dict[str, Any] = {
+        part: packed(_render(None, f"{PAGE}#{part}", context)) for part in PAGE_PARTS
+    }
     parts["has_bracket"] = bool(data.matches)
     return parts
 
@@ -132,7 +143,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         unchanged = not_modified(request, found, part, rendered.tag)
         if unchanged is not None:
             return unchanged
-        return headers(HttpResponse(rendered.parts[part]), found, part, rendered.tag)
+        return headers(sent(request, rendered.parts[part]), found, part, rendered.tag)
     tournament = found.tournament
     context = {
         "tournament": tournament,
@@ -140,7 +151,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         "rules_line": rules_summary(tournament.ruleset),
         "has_bracket": rendered.parts["has_bracket"],
         "round_robin": tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN,
-        **{f"{part}_region": mark_safe(rendered.parts[part]) for part in PAGE_PARTS},
+        **{f"{part}_region": mark_safe(unpacked(rendered.parts[part])) for part in PAGE_PARTS},
     }
     response = HttpResponse(_render(request, PAGE, context))
     visitor = visitor_tag(request)
@@ -170,7 +181,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
         },
         "standings": [row.as_json() for row in data.standings.rows],
     }
-    return {"json": json.dumps(payload, ensure_ascii=False).encode()}
+    return {"json": packed(json.dumps(payload, ensure_ascii=False))}
 
 
 @require_GET
@@ -201,7 +212,7 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
     unchanged = not_modified(request, found, "json", rendered.tag)
     if unchanged is not None:
         return unchanged
-    response = HttpResponse(rendered.parts["json"], content_type="application/json")
+    response = sent(request, rendered.parts["json"], content_type="application/json")
     return headers(response, found, "json", rendered.tag)
 
 
@@ -288,9 +299,10 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
             "first_tables": panel.name == "tables",
         }
         with_panel = {**context, **extra}
-        bodies[panel.name] = _render(None, f"{DISPLAY}#panel-body", with_panel)
-        wrapped[panel.name] = _render(
-            None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(bodies[panel.name])}
+        body = _render(None, f"{DISPLAY}#panel-body", with_panel)
+        bodies[panel.name] = packed(body)
+        wrapped[panel.name] = packed(
+            _render(None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(body)})
         )
     return {"panels": panels, "bodies": bodies, "wrapped": wrapped, "called": calls}
 
@@ -338,14 +350,14 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     if unchanged is not None:
         return unchanged
     if request.htmx:
-        body = parts["wrapped"][panel.name]
+        response = sent(request, parts["wrapped"][panel.name])
     else:
         context = {
             "tournament": found.tournament,
-            "panel_html": mark_safe(parts["wrapped"][panel.name]),
+            "panel_html": mark_safe(unpacked(parts["wrapped"][panel.name])),
             "other_bodies": [
-                mark_safe(parts["bodies"][p.name]) for p in parts["panels"] if p != panel
+                mark_safe(unpacked(parts["bodies"][p.name])) for p in parts["panels"] if p != panel
             ],
         }
-        body = _render(request, DISPLAY, context)
-    return headers(HttpResponse(body), found, _display_what(request), rendered.tag)
+        response = HttpResponse(_render(request, DISPLAY, context))
+    return headers(response, found, _display_what(request), rendered.tag)
