@@ -23,7 +23,10 @@ transactions serialise writers anyway):
 2. match rows: the one match a hand is written to, or under the tournament lock the
    match a bracket move decides on (or the whole board, for reopening and withdrawals)
    and then the rows the move writes (:meth:`Board.load`, :meth:`Board.save`);
-3. then hands, audit rows and any other row.
+3. then hands, audit rows and any other row;
+4. last, just before commit, the tournament's public version row
+   (:func:`tournaments.changes.changed`): every write that changes what the public pages
+   show takes it, so whoever holds it waits for nothing else after.
 
 Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its
 match row. It never waits for the tournament lock: the lock is ``FOR NO KEY UPDATE``,
