@@ -135,12 +135,23 @@ def visitor_tag(request: HttpRequest) -> str | None:
     return f"u{user}.{digest}"
 
 
-def headers(response: HttpResponse, live_: Live, what: str, tag: str | None = None) -> HttpResponse:
+def headers(
+    response: HttpResponse,
+    live_: Live,
+    what: str,
+    tag: str | None = None,
+    *,
+    private: bool = False,
+) -> HttpResponse:
     """``ETag``, ``Vary`` and ``Cache-Control`` of a public response: browsers keep it
-    and ask again with ``If-None-Match`` every time (``no-cache``)."""
+    and ask again with ``If-None-Match`` every time (``no-cache``); ``private`` for a
+    page made for one visitor (it carries their CSRF token), which no shared cache keeps."""
     response.headers["ETag"] = live_.etag(what, tag)
     patch_vary_headers(response, VARY)
-    patch_cache_control(response, no_cache=True)
+    if private:
+        patch_cache_control(response, no_cache=True, private=True)
+    else:
+        patch_cache_control(response, no_cache=True)
     return response
 
 

@@ -158,7 +158,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if visitor is None:
         del response.headers["Last-Modified"]
         return response
-    return headers(response, found, f"page.{visitor}", rendered.tag)
+    return headers(response, found, f"page.{visitor}", rendered.tag, private=True)
 
 
 def _json_etag(request: HttpRequest, slug: str) -> str:

@@ -55,6 +55,7 @@ def test_a_poll_that_finds_nothing_new_gets_a_304_after_one_query(client, runnin
     etag = first["ETag"]
     assert re.fullmatch(r'W/"\d+\.\d+\.\d+\.en\.standings"', etag)
     assert first["Last-Modified"] and "no-cache" in first["Cache-Control"]
+    assert "private" not in first["Cache-Control"]  # the same for every visitor
     for header in ("HX-Request", "HX-Target", "Accept-Language", "Cookie"):
         assert header in first["Vary"]
     again, count = queries(lambda: poll(client, running_eight, etag))
@@ -143,7 +144,7 @@ def test_the_whole_page_is_answered_304_per_visitor(client, running_eight):
     first = client.get(url)
     etag = first["ETag"]
     assert re.fullmatch(r'W/"[\d.]+\.en\.page\.u0\.[0-9a-f]{12}"', etag)
-    assert first["Last-Modified"]
+    assert first["Last-Modified"] and "private" in first["Cache-Control"]
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     director = Client()
     director.force_login(running_eight.owner)
