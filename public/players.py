@@ -233,12 +233,6 @@ class PlayerView:
     withdrawn: bool = False
     hollywood: bool = False
 
-    @property
-    def record(self) -> tuple[int, int]:
-        """Matches won and lost."""
-        won = sum(p.outcome == "won" for p in self.played)
-        return won, sum(p.outcome == "lost" for p in self.played)
-
 
 def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
     """The view of the player entered as ``entry_id``; None if nobody public has that
