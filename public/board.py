@@ -115,16 +115,25 @@ def _section_title(key: str, double: bool) -> str:
     }[key]
 
 
-def _feeders(matches: Sequence[Match]) -> dict[tuple[int, str], str]:
-    """(match id, slot) -> "Winner of W1-2" for the slots other matches feed."""
-    found: dict[tuple[int, str], str] = {}
+def feeding(matches: Sequence[Match]) -> dict[tuple[int, str], tuple[Match, str]]:
+    """(match id, slot) -> (the match whose result fills it, "winner" or "loser")."""
+    found: dict[tuple[int, str], tuple[Match, str]] = {}
     for m in matches:
         if m.next_match_id is not None:
-            found[(m.next_match_id, m.next_slot)] = _("Winner of %(match)s") % {"match": m.key}
+            found[(m.next_match_id, m.next_slot)] = (m, "winner")
         if m.loser_next_match_id is not None:
-            found[(m.loser_next_match_id, m.loser_next_slot)] = _("Loser of %(match)s") % {
-                "match": m.key
-            }
+            found[(m.loser_next_match_id, m.loser_next_slot)] = (m, "loser")
+    return found
+
+
+def feeders(matches: Sequence[Match]) -> dict[tuple[int, str], str]:
+    """(match id, slot) -> "Winner of W1-2" for the slots other matches feed."""
+    found: dict[tuple[int, str], str] = {}
+    for slot, (m, kind) in feeding(matches).items():
+        if kind == "winner":
+            found[slot] = _("Winner of %(match)s") % {"match": m.key}
+        else:
+            found[slot] = _("Loser of %(match)s") % {"match": m.key}
     return found
 
 
@@ -172,7 +181,7 @@ def _join(count: int, next_count: int | None) -> str:
 
 def bracket_sections(matches: Sequence[Match], *, double: bool) -> list[BracketSection]:
     """The elimination bracket as columns of rounds, section by section; linear in size."""
-    feeders = _feeders(matches)
+    placeholders = feeders(matches)
     last = last_rounds(matches)
     by_section: dict[str, dict[int, list[Match]]] = {}
     for match in matches:
@@ -199,7 +208,7 @@ def bracket_sections(matches: Sequence[Match], *, double: bool) -> list[BracketS
         rounds = tuple(
             RoundColumn(
                 title,
-                tuple(match_box(m, feeders) for m in group),
+                tuple(match_box(m, placeholders) for m in group),
                 joins[i],
                 incoming=i > 0 and joins[i - 1] != "",
             )
@@ -313,15 +322,17 @@ def live_tables(
     for match in matches:
         if match.status not in AT_TABLE or match.side_a is None or match.side_b is None:
             continue
-        live = _live_table(match, sheets.get(match.pk), last, double)
+        live = live_table(match, sheets.get(match.pk), last, double=double)
         (seated if match.table else queued).append(live)
     seated.sort(key=lambda t: t.table or 0)
     return seated, queued
 
 
-def _live_table(
-    match: Match, sheet: MatchSheet | None, last: dict[str, int], double: bool
+def live_table(
+    match: Match, sheet: MatchSheet | None, last: dict[str, int], *, double: bool = False
 ) -> LiveTable:
+    """One match at a table (both players known), its score read off its engine sheet;
+    ``last`` is :func:`public.standings.last_rounds` of the tournament's matches."""
     assert match.side_a is not None and match.side_b is not None
     extra: dict[str, Any] = {}
     if sheet is not None:

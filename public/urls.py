@@ -1,10 +1,11 @@
 """Public tournament URLs. ``/t/<slug>/``, ``/t/<slug>/display/`` and
 ``/t/<slug>/standings.json`` are a stable interface (SPEC 8): shared links and the
-projector keep pointing at them."""
+projector keep pointing at them. ``/t/<slug>/find/`` and ``/t/<slug>/players/<entry>/`` are
+the players' own pages (issue 15); a player's page is meant to be bookmarked."""
 
 from django.urls import path
 
-from . import views
+from . import find, views
 
 app_name = "public"
 
@@ -12,4 +13,6 @@ urlpatterns = [
     path("t/<slug:slug>/", views.tournament_page, name="tournament"),
     path("t/<slug:slug>/standings.json", views.standings_json, name="standings-json"),
     path("t/<slug:slug>/display/", views.display, name="display"),
+    path("t/<slug:slug>/find/", find.find, name="find"),
+    path("t/<slug:slug>/players/<int:entry_id>/", find.player, name="player"),
 ]

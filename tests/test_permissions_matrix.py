@@ -198,6 +198,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "public:tournament": PUBLIC_PAGE,
     "public:standings-json": PUBLIC_PAGE,
     "public:display": PUBLIC_PAGE,
+    "public:find": PUBLIC_PAGE,
+    "public:player": PUBLIC_PAGE,  # a player of the running tournament: names and seeds only
     "scoring:match-sheet": PUBLIC_PAGE,
     "scoring:match-entry": PUBLIC_PAGE,
     "scoring:hand-create": (ALL_405, SCORERS_WRITE),
@@ -535,6 +537,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = 1 if pattern.key == "printing:round-scoresheets" else 3
         elif argument == "player_id":
             values[argument] = world.player.pk
+        elif argument == "entry_id" and pattern.key == "public:player":
+            values[argument] = world.playing.side_a_id  # in the running tournament
         elif argument == "entry_id":
             entry = world.withdrawn if pattern.key.endswith("entry-reinstate") else world.entry
             values[argument] = entry.pk

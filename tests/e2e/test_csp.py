@@ -6,6 +6,8 @@ and neither loading them nor working them with htmx makes Chromium report a viol
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
@@ -14,6 +16,7 @@ from config.csp import HEADER, policy_header
 from scoring.models import Hand
 from tests.factories import make_director, make_entries, make_match, make_tournament
 from tests.scoring.helpers import knock, play
+from tournaments.draw import generate_bracket
 
 from .helpers import enter_hand
 from .test_full_tournament import log_in
@@ -97,3 +100,25 @@ def test_pages_and_htmx_pass_the_policy(watched):
     enter_hand(page, kind="Gin", by=match.side_name("A"), defender=10)
     watched.assert_clean("match page, after entering a hand")
     assert Hand.objects.filter(match=match).count() == 3
+
+
+def test_find_me_as_you_type_passes_the_policy(watched):
+    """The players' search refreshes its results as you type (htmx, the query put in the
+    address) and a player's own page loads, with no violation."""
+    tournament = make_tournament(preset="modern", status="running")
+    make_entries(tournament=tournament, count=2)
+    generate_bracket(tournament=tournament, user=tournament.owner)
+    name = tournament.entries.order_by("seed").first().player.name
+    page = watched.page
+    watched.open(f"/t/{tournament.slug}/find/")
+    page.locator("#find-q").press_sequentially(name[:4].lower(), delay=50)
+    expect(page.locator(".find-hit")).to_have_count(2)
+    page.locator("#find-q").press_sequentially(name[4:].lower(), delay=50)
+    expect(page.locator("#pv-name")).to_contain_text(name)
+    query = r"(\+|%20)".join(re.escape(word) for word in name.lower().split())
+    expect(page).to_have_url(re.compile(rf"\?q={query}$"))
+    assert page.evaluate("document.activeElement.id") == "find-q"
+    watched.assert_clean("find page, after typing")
+    page.locator(".pv-own a").click()
+    expect(page.locator("h1#pv-name")).to_contain_text(name)
+    watched.assert_clean("a player's page")
