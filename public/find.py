@@ -16,21 +16,38 @@ JavaScript both are plain pages: a GET form with a button, and links.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.template.response import TemplateResponse
+from django.views.decorators.http import condition, require_GET
 
 from tournaments.models import Tournament
 
-from .data import PublicData, load, published
-from .players import MIN_QUERY, player_view, search
+from . import live as live_pages
+from .data import load
+from .live import Live, headers, last_modified, live, visitor_tag
+from .players import MIN_QUERY, PlayerView, people, player_view, search
 
 FIND = "public/find.html"
 PLAYER = "public/player.html"
 PLAYER_REGION = "public/partials/player_view.html"
+
+
+def _players(tournament: Tournament) -> dict[str, Any]:
+    """Everyone a visitor can look up, and each one's view: worked out once per public
+    version from one load, then every search and every player's page reads them."""
+    data = load(tournament)
+    found = people(data)
+    views: dict[int, PlayerView | None] = {
+        hit.entry_id: player_view(data, hit.entry_id) for hit in found
+    }
+    return {"people": found, "views": views}
+
+
+def _group(found: Live) -> live_pages.Rendered:
+    return live_pages.group(found, "players", lambda: _players(found.tournament))
 
 
 def _fragment(request: HttpRequest) -> bool:
@@ -38,40 +55,78 @@ def _fragment(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def _respond(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    # Only the small dataclasses of one search or one player go into the context, never the
-    # whole tournament: a RequestContext lives until the cycle collector frees it.
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request", "HX-History-Restore-Request"))
-    return response
+def _what(request: HttpRequest, kind: str) -> str | None:
+    """What the ``ETag`` names besides the version: the region, or the whole page for
+    this visitor (None: a message waits, no validators)."""
+    if _fragment(request):
+        return f"{kind}.region"
+    visitor = visitor_tag(request)
+    return f"{kind}.page.{visitor}" if visitor is not None else None
 
 
-def _context(data: PublicData) -> dict[str, Any]:
-    tournament = data.tournament
-    return {
-        "tournament": tournament,
-        "live": tournament.status == Tournament.Status.RUNNING,
+def _query_tag(request: HttpRequest) -> str:
+    query = request.GET.get("q", "")
+    return hashlib.blake2s(query.encode(), digest_size=6).hexdigest()
+
+
+def _find_etag(request: HttpRequest, slug: str) -> str | None:
+    what = _what(request, f"find.{_query_tag(request)}")
+    return live(request, slug).etag(what) if what else None
+
+
+def _player_etag(request: HttpRequest, slug: str, entry_id: int) -> str | None:
+    what = _what(request, f"player.{entry_id}")
+    return live(request, slug).etag(what) if what else None
+
+
+def _modified(request: HttpRequest, slug: str, **kwargs: Any) -> Any:
+    return last_modified(request, slug) if _what(request, "") is not None else None
+
+
+def _respond(
+    request: HttpRequest,
+    found: Live,
+    rendered: live_pages.Rendered,
+    template: str,
+    context: dict[str, Any],
+    kind: str,
+) -> HttpResponse:
+    context = {
+        "tournament": found.tournament,
+        "live": found.tournament.status == Tournament.Status.RUNNING,
         "min_query": MIN_QUERY,
+        "poll_seconds": live_pages.POLL_SECONDS,
+        **context,
     }
+    response = TemplateResponse(request, template, context).render()
+    what = _what(request, kind)
+    if what is None:
+        del response.headers["Last-Modified"]
+        return response
+    return headers(response, found, what, rendered.tag, private=not _fragment(request))
 
 
 @require_GET
+@condition(etag_func=_find_etag, last_modified_func=_modified)
 def find(request: HttpRequest, slug: str) -> HttpResponse:
     """The search form and what ``?q=`` finds. An htmx request gets the results region."""
-    data = load(published(request, slug))
-    found = search(data, request.GET.get("q", ""))
-    player = player_view(data, found.hits[0].entry_id) if len(found.hits) == 1 else None
-    context = {**_context(data), "search": found, "player": player}
+    found = live(request, slug)
+    rendered = _group(found)
+    result = search(rendered.parts["people"], request.GET.get("q", ""))
+    player = rendered.parts["views"].get(result.hits[0].entry_id) if len(result.hits) == 1 else None
     template = f"{FIND}#find-results" if _fragment(request) else FIND
-    return _respond(request, template, context)
+    context = {"search": result, "player": player}
+    return _respond(request, found, rendered, template, context, f"find.{_query_tag(request)}")
 
 
 @require_GET
+@condition(etag_func=_player_etag, last_modified_func=_modified)
 def player(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """One player's view. An htmx request (its own refresh) gets the view's region."""
-    data = load(published(request, slug))
-    view = player_view(data, entry_id)
+    found = live(request, slug)
+    rendered = _group(found)
+    view = rendered.parts["views"].get(entry_id)
     if view is None:
         raise Http404
-    context = {**_context(data), "player": view}
-    return _respond(request, PLAYER_REGION if _fragment(request) else PLAYER, context)
+    template = PLAYER_REGION if _fragment(request) else PLAYER
+    return _respond(request, found, rendered, template, {"player": view}, f"player.{entry_id}")

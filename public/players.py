@@ -105,15 +105,16 @@ def people(data: PublicData) -> list[Hit]:
     return [Hit(entry.pk, entry.player.name, entry.seed) for entry in data.entries]
 
 
-def search(data: PublicData, query: str) -> Search:
-    """The players whose name holds every word of ``query`` (case and accents ignored):
-    names starting with it first, then names with a word starting with each word, by seed."""
+def search(everyone: Sequence[Hit], query: str) -> Search:
+    """The players of ``everyone`` (:func:`people`) whose name holds every word of
+    ``query`` (case and accents ignored): names starting with it first, then names with a
+    word starting with each word, by seed."""
     query = " ".join(query.split())[:MAX_QUERY]
     words = fold(query).split()
     if sum(len(word) for word in words) < MIN_QUERY:
         return Search(query, short=True)
     found: list[tuple[tuple[int, int, str], Hit]] = []
-    for person in people(data):
+    for person in everyone:
         name = fold(person.name)
         if all(word in name for word in words):
             found.append((_rank(name, words, person), person))

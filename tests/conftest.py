@@ -30,6 +30,13 @@ def _own_cache(settings, tmp_path):
     }
 
 
+@pytest.fixture(autouse=True)
+def _render_every_version(monkeypatch):
+    """Public pages show each write at once: the once-a-second limit on renders (for a
+    full room, public.live) has tests of its own that set it back."""
+    monkeypatch.setattr("public.live.RERENDER_SECONDS", 0)
+
+
 @pytest.fixture
 def director(db):
     from tests.factories import make_director

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from public import players
 from public.data import load
-from public.players import fold, player_view, search
+from public.live import POLL_SECONDS
+from public.players import fold, people, player_view, search
 from tests.factories import make_bracket, make_player, make_tournament
 from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play, win_games
@@ -115,19 +116,19 @@ def test_fold_ignores_case_accents_and_spacing(name, folded):
 )
 def test_search_by_part_of_a_name(query, found):
     data = load(field())
-    assert [hit.name for hit in search(data, query).hits] == found
+    assert [hit.name for hit in search(people(data), query).hits] == found
 
 
 @pytest.mark.parametrize("query", ["", "   ", "a", "é", "ł"])
 def test_a_query_too_short_lists_nobody(query):
-    result = search(load(field()), query)
+    result = search(people(load(field())), query)
     assert result.short and result.hits == () and result.blank == (query.strip() == "")
 
 
 def test_search_lists_a_few_and_counts_the_rest(client, monkeypatch):
     monkeypatch.setattr(players, "MAX_HITS", 5)
     t = make_bracket(players=12)
-    result = search(load(t), "player")
+    result = search(people(load(t)), "player")
     assert len(result.hits) == 5 and result.more == 7 and result.total == 12
     html = page(client, find_url(t, "player"))
     assert "12 players found" in html and html.count('class="find-hit"') == 5
@@ -303,11 +304,11 @@ def test_withdrawn_players_are_found_if_they_played(client):
     generate_bracket(tournament=t, user=t.owner)
     services.withdraw(entry=entry(t, 3), user=t.owner)
     data = load(t)
-    assert [hit.name for hit in search(data, "maria").hits] == ["María Núñez"]
+    assert [hit.name for hit in search(people(data), "maria").hits] == ["María Núñez"]
     maria = view(t, 3)
     assert maria.withdrawn and maria.next.kind == "out" and maria.played[0].forfeit
     assert "withdrew" in page(client, player_url(t, entry(t, 3)))
-    assert search(data, "zed").hits == ()
+    assert search(people(data), "zed").hits == ()
     assert client.get(player_url(t, late)).status_code == 404
 
 
@@ -376,8 +377,9 @@ def test_player_page_refreshes_its_region_while_running(client):
     t = field(NAMES[:4])
     url = player_url(t, entry(t, 1))
     html = page(client, url)
-    assert "<html" in html and re.search(r'<div id="player-view"[^>]*hx-trigger="every 15s"', html)
-    assert f'hx-get="{url}"' in html
+    polls = rf'<div id="player-view"[^>]*hx-trigger="every {POLL_SECONDS}s"'
+    assert "<html" in html and re.search(polls, html)
+    assert f'hx-get="{url}?region=view"' in html  # a URL of its own: the browser keeps its tag
     assert '<h1 id="pv-name" class="pv-name">José Ruiz <span class="seed"' in html
     fragment = page(client, url, HTTP_HX_REQUEST="true")
     assert fragment.lstrip().startswith('<div id="player-view"') and "<html" not in fragment

@@ -24,12 +24,6 @@ pytestmark = pytest.mark.django_db
 REGION = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "standings"}
 
 
-@pytest.fixture(autouse=True)
-def render_every_version(monkeypatch):
-    """Each version rendered as soon as asked (the once-a-second limit has its own test)."""
-    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 0)
-
-
 def region_url(t: Tournament, region: str = "standings") -> str:
     return reverse("public:tournament", args=[t.slug]) + f"?region={region}"
 
@@ -249,3 +243,22 @@ def test_a_browser_that_accepts_gzip_gets_the_region_as_it_was_packed(client, ru
     assert len(packed.content) * 4 < len(plain.content)
     assert packed["ETag"] == plain["ETag"]  # one weak tag for both encodings
     assert "Content-Encoding" not in plain
+
+
+def test_a_players_own_page_polls_with_validators_and_follows_the_hands(client, running_eight):
+    t = running_eight
+    match = live_match(t)
+    url = reverse("public:player", args=[t.slug, match.side_b_id]) + "?region=view"
+    first = client.get(url, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200 and first["ETag"].endswith(f'.player.{match.side_b_id}.region"')
+    again, count = queries(
+        lambda: client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    )
+    assert again.status_code == 304 and count == 1
+    play(match, [knock("B", 2, 30)])
+    after = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after.content != first.content
+    found = reverse("public:find", args=[t.slug]) + "?q=" + match.side_b.player.name
+    shown, count = queries(lambda: client.get(found))
+    assert shown.status_code == 200 and count <= 2  # the tournament; the session's nothing
+    assert match.side_b.player.name in shown.content.decode()
