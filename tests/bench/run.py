@@ -61,6 +61,9 @@ def configure(db_path: str) -> None:
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     os.environ["SQLITE_PATH"] = db_path
     os.environ.pop("DATABASE_URL", None)
+    # the data folder (so the file cache the bench empties) is the scratch folder too
+    os.environ["GINCLUB_DATA_DIR"] = str(Path(db_path).parent)
+    os.environ.pop("REDIS_URL", None)
     os.environ["DJANGO_DEBUG"] = "1"  # the development settings; tests.bench.settings turns
     os.environ["DJANGO_SETTINGS_MODULE"] = "tests.bench.settings"  # DEBUG off again
     import django
