@@ -18,6 +18,11 @@ measures with Django's test client:
   as the first request after a change does. The median at each size divided by the
   median at the size before it (256 ÷ 64 and 1,024 ÷ 256): budget ≤ 4.5 each; their
   queries at every size: equal;
+- **a follower's poll**: the standings region of the 256-player tournament as htmx polls
+  it (``?region=standings``), answered from the cache, divided by a bare anonymous GET
+  view that reads one row (``tests/bench/urls.py``): budget ≤ 1.5, and 1 query for it
+  and for the same poll answered with a 304 (``If-None-Match``); the 304 and a cold
+  render of the region for information;
 - **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
 - **backup**: the wall time and size of one online backup (``backups.sqlite.backup``) of
   the database once the tournaments are built, the largest fully played, for information.
@@ -53,7 +58,9 @@ ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / ".bench" / "report.json"
 HAND_ENTRY_BUDGET = 4.0
 PAGE_BUDGET = 4.5
+POLL_BUDGET = 1.5
 SIZES = (64, 256, 1024)
+POLL_PLAYERS = 256  # the follower's poll is measured on this tournament (else the largest)
 QUERY_POINTS = (5, 50)
 
 
@@ -419,6 +426,114 @@ def measure_pages(
     return results, missing
 
 
+# -- a follower's poll -----------------------------------------------------------------------
+
+
+POLLS = {
+    "cached": "region from the cache (200)",
+    "not_modified": "region, If-None-Match (304)",
+    "bare_get": "bare GET view",
+    "cold": "region, cache emptied (200)",
+}
+
+
+def measure_poll(
+    tournament: Any, *, players: int, samples: int, cold_samples: int, warmup: int
+) -> dict[str, Any]:
+    """A follower's poll of the standings region against a bare GET view.
+
+    ``cached``: ``?region=standings`` as htmx asks for it (``HX-Request``, ``HX-Target``),
+    without validators, answered from the cache; ``not_modified``: the same with the
+    ``ETag`` of that answer (a 304); ``bare_get``: the bare view of
+    :mod:`tests.bench.urls`. All anonymous, by one client that loaded the tournament page
+    first (a follower's cookies). The three are timed in turns, each turn in the next of
+    their six orders, so that each follows each other as often (a request pays for what
+    the one before it left in the CPU's caches). ``cold``, for comparison: the cached
+    request after emptying the cache (outside the timed window), timed on its own
+    afterwards, so that its large renders do not slow the requests that follow them.
+    """
+    from django.test import Client
+    from django.urls import reverse
+
+    from .urls import BARE_GET_PATH
+
+    slug = tournament.slug
+    page = reverse("public:tournament", kwargs={"slug": slug})
+    region = page + "?region=standings"
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "standings"}
+    client = Client()
+    check_ok(client.get(page), f"GET {page}")
+    clear_cache()
+    warm = client.get(region, **htmx)  # renders the group into the cache
+    check_ok(warm, f"GET {region}")
+    etag = warm["ETag"]
+    body = warm.content
+
+    def cached() -> Any:
+        return client.get(region, **htmx)
+
+    def not_modified() -> Any:
+        return client.get(region, **htmx, HTTP_IF_NONE_MATCH=etag)
+
+    def bare_get() -> Any:
+        return client.get(BARE_GET_PATH.format(slug=slug))
+
+    def check_cached(response: Any) -> None:
+        check_ok(response, f"GET {region}")
+        if response["ETag"] != etag or response.content != body:
+            raise RuntimeError(f"GET {region} changed during the bench: {response['ETag']}")
+
+    def check_304(response: Any) -> None:
+        if response.status_code != 304:
+            raise RuntimeError(f"GET {region} with If-None-Match answered {response.status_code}")
+
+    jobs: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
+        "cached": (cached, check_cached),
+        "not_modified": (not_modified, check_304),
+        "bare_get": (bare_get, lambda r: check_ok(r, "bare GET view")),
+    }
+    result: dict[str, Any] = {"players": players, "url": region, "bytes": len(body)}
+    queries: dict[str, int] = {}
+    for name, (job, check) in jobs.items():
+        response, sql = count_queries(job)
+        check(response)
+        queries[name] = len(sql)
+        if len(sql) != 1:
+            result.setdefault("query_sql", {})[name] = sql
+    clear_cache()
+    response, sql = count_queries(cached)
+    check_cached(response)
+    queries["cold"] = len(sql)
+    result["queries"] = queries
+
+    series = {name: Series(name) for name in (*jobs, "cold")}
+    orders = list(itertools.permutations(jobs))
+    gc.collect()
+    for index in range(warmup + samples):
+        for name in orders[index % len(orders)]:
+            job, check = jobs[name]
+            response, wall, cpu = timed(job)
+            check(response)
+            if index >= warmup:
+                series[name].add(wall, cpu)
+    gc.collect()
+    for index in range(1 + cold_samples):  # the first one as a warm-up
+        clear_cache()
+        response, wall, cpu = timed(cached)
+        check_cached(response)
+        if index:
+            series["cold"].add(wall, cpu)
+    result["timing"] = {name: s.summary() for name, s in series.items()}
+    bare_cpu = statistics.median(series["bare_get"].cpu)
+    bare_wall = statistics.median(series["bare_get"].wall)
+    for name in ("cached", "not_modified", "cold"):
+        result["timing"][name]["ratio_cpu"] = ratio(statistics.median(series[name].cpu), bare_cpu)
+        result["timing"][name]["ratio_wall"] = ratio(
+            statistics.median(series[name].wall), bare_wall
+        )
+    return result
+
+
 # -- the whole run ---------------------------------------------------------------------------
 
 
@@ -567,6 +682,27 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": result["queries_equal"],
             }
         )
+    poll = report.get("poll")
+    if poll is not None:
+        cached = poll["timing"]["cached"]
+        checks.append(
+            {
+                "name": f"cached standings region ({poll['players']} players) ÷ bare GET "
+                "(CPU medians)",
+                "value": cached["ratio_cpu"],
+                "budget": f"≤ {POLL_BUDGET}",
+                "pass": cached["ratio_cpu"] <= POLL_BUDGET,
+            }
+        )
+        counts = poll["queries"]
+        checks.append(
+            {
+                "name": "queries of a cached standings poll (200 / 304)",
+                "value": f"{counts['cached']} / {counts['not_modified']}",
+                "budget": "1 / 1",
+                "pass": counts["cached"] == 1 and counts["not_modified"] == 1,
+            }
+        )
     pdf = report.get("round_pack") or {}
     if "ratio" in pdf:
         checks.append(
@@ -586,6 +722,7 @@ def run_bench(
     entry_players: int = 64,
     entry_samples: int = 200,
     page_samples: int = 20,
+    poll_samples: int = 200,
     warmup: int = 10,
     pdf: tuple[int, int] | None = (128, 7),
 ) -> dict[str, Any]:
@@ -612,6 +749,14 @@ def run_bench(
     report["pages"] = pages
     if missing:
         report["pages_missing"] = missing
+    poll_players = POLL_PLAYERS if POLL_PLAYERS in sizes else sizes[-1]
+    report["poll"] = measure_poll(
+        built["played"][poll_players],
+        players=poll_players,
+        samples=poll_samples,
+        cold_samples=page_samples,
+        warmup=warmup,
+    )
     if pdf is not None:
         report["round_pack"] = run_pdf(*pdf)
     report["environment"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -668,6 +813,24 @@ def print_report(report: dict[str, Any]) -> None:
         )
         queries = " / ".join(str(v) for v in result["queries"].values())
         print(f"  {'':32} {ratios}; queries {queries}")
+    poll = report.get("poll")
+    if poll:
+        print(
+            f"  a follower's poll of {poll['url']} ({poll['players']} players, "
+            f"{poll['bytes'] / 1000:.1f} kB):"
+        )
+        for name, label in POLLS.items():
+            s = poll["timing"][name]
+            extra = (
+                f"  ÷ bare {s['ratio_cpu']:.2f} (wall {s['ratio_wall']:.2f})"
+                if "ratio_cpu" in s
+                else ""
+            )
+            print(
+                f"  {label:32.32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
+                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}{extra}; "
+                f"{poll['queries'][name]} queries"
+            )
     if report.get("pages_missing"):
         print(f"  not measured (not available): {', '.join(report['pages_missing'])}")
     pdf = report.get("round_pack") or {}
@@ -695,6 +858,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--entry-samples", type=int, default=200)
     parser.add_argument("--page-samples", type=int, default=20)
+    parser.add_argument("--poll-samples", type=int, default=200)
     parser.add_argument(
         "--sizes",
         type=sizes_arg,
@@ -712,6 +876,7 @@ def main(argv: list[str] | None = None) -> int:
             sizes=args.sizes,
             entry_samples=args.entry_samples,
             page_samples=args.page_samples,
+            poll_samples=args.poll_samples,
             warmup=args.warmup,
             pdf=None if args.no_pdf else (128, 7),
         )

@@ -1,5 +1,5 @@
 """Settings for ``make bench``: the site's own settings, run as production would (DEBUG
-off, so no query log and no debug pages), plus a bare comparison view in the URLconf.
+off, so no query log and no debug pages), plus the bare comparison views in the URLconf.
 
 The database is whatever ``config.settings`` picks; :mod:`tests.bench.run` points
 ``SQLITE_PATH`` at a scratch file and ``GINCLUB_DATA_DIR`` at the scratch folder before

@@ -93,6 +93,7 @@ def test_bench_report_shape_and_query_counts():
         entry_players=16,
         entry_samples=4,
         page_samples=2,
+        poll_samples=6,
         warmup=1,
         pdf=None,
     )
@@ -104,6 +105,7 @@ def test_bench_report_shape_and_query_counts():
         "hand_entry",
         "hand_entry_queries",
         "pages",
+        "poll",
         "budgets",
     } <= report.keys()
     assert report["build"]["8"]["matches"] == 7
@@ -135,8 +137,26 @@ def test_bench_report_shape_and_query_counts():
         assert set(page["ratios"]) == {"8/4", "16/8"}
         assert all(r["cpu"] > 0 and r["wall"] > 0 for r in page["ratios"].values())
 
+    # A follower's poll of the largest tournament's standings (256 is not built here).
+    poll = report["poll"]
+    assert poll["players"] == 16
+    assert poll["url"].endswith("?region=standings")
+    # Served from the cache: the tournament with its version, and nothing else...
+    assert poll["queries"]["cached"] == 1, poll.get("query_sql")
+    assert poll["queries"]["not_modified"] == 1, poll.get("query_sql")
+    assert poll["queries"]["bare_get"] == 1, poll.get("query_sql")
+    # ...while a cold one loads the tournament's matches and hands too.
+    assert poll["queries"]["cold"] > 1
+    for name in ("cached", "not_modified", "bare_get", "cold"):
+        assert poll["timing"][name]["samples"] > 0
+        assert poll["timing"][name]["median_cpu_ms"] > 0
+    for name in ("cached", "not_modified", "cold"):
+        assert poll["timing"][name]["ratio_cpu"] > 0
+
     for result in report["pages"].values():
         assert result["queries_equal"], result
+        # cold: every page loads the tournament's data, which the cached poll does not
+        assert all(n > poll["queries"]["cached"] for n in result["queries"].values()), result
 
     names = [check["name"] for check in report["budgets"]]
     assert any(name.startswith("hand entry ÷ bare view") for name in names)
@@ -145,6 +165,9 @@ def test_bench_report_shape_and_query_counts():
             wanted = f"{label} {large} ÷ {small} players"
             assert any(name.startswith(wanted) for name in names), wanted
         assert f"queries of the {label} at 4 players / 8 players / 16 players (cold)" in names
+    assert any(name.startswith("cached standings region (16 players) ÷ bare GET") for name in names)
+    queries = next(c for c in report["budgets"] if c["name"].startswith("queries of a cached"))
+    assert queries["value"] == "1 / 1" and queries["pass"], queries
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
