@@ -13,11 +13,12 @@ measures with Django's test client:
   link (``/table/<token>/hands/``), for information;
 - **queries per hand entry** with 5 and with 50 hands already in the match: equal;
 - **tournament page and standings, cold**: the tournament page, its standings region
-  (htmx), ``standings.json`` and the projector, with the cache emptied before every
-  request (outside the timed window), so that each one loads and renders the tournament
-  as the first request after a change does. The median at each size divided by the
-  median at the size before it (256 ÷ 64 and 1,024 ÷ 256): budget ≤ 4.5 each; their
-  queries at every size: equal;
+  (htmx), ``standings.json`` and the projector, with the cache emptied and the garbage
+  collected before every request (outside the timed window), so that each one loads and
+  renders the tournament as the first request after a change does, and pays for its own
+  garbage collections (reported beside it) but not for those of the requests before it.
+  The median at each size divided by the median at the size before it (256 ÷ 64 and
+  1,024 ÷ 256): budget ≤ 4.5 each; their queries at every size: equal;
 - **a follower's poll**: the standings region of the 256-player tournament as htmx polls
   it (``?region=standings``), answered from the cache, divided by a bare anonymous GET
   view that reads one row (``tests/bench/urls.py``): budget ≤ 1.5, and 1 query for it
@@ -96,18 +97,24 @@ class Series:
     name: str
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    gc: list[float] = field(default_factory=list)
 
-    def add(self, wall: float, cpu: float) -> None:
+    def add(self, wall: float, cpu: float, gc_cpu: float | None = None) -> None:
         self.wall.append(wall)
         self.cpu.append(cpu)
+        if gc_cpu is not None:
+            self.gc.append(gc_cpu)
 
     def summary(self) -> dict[str, Any]:
-        return {
+        figures = {
             "samples": len(self.cpu),
             "median_cpu_ms": ms(statistics.median(self.cpu)),
             "median_wall_ms": ms(statistics.median(self.wall)),
             "p90_wall_ms": ms(quantile(self.wall, 0.9)),
         }
+        if self.gc:
+            figures["median_gc_cpu_ms"] = ms(statistics.median(self.gc))
+        return figures
 
 
 def ms(seconds: float) -> float:
@@ -123,6 +130,48 @@ def timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     result = action()
     return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def clear_cache() -> None:
+    """Empty the cache the public pages keep their rendered groups in, so that the next
+    request renders (the bench's own scratch cache: see :mod:`tests.bench.settings`)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+class GcClock:
+    """The CPU time the cyclic garbage collector takes, summed over its collections
+    (``gc.callbacks``), while in a ``with`` block."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            self.total += time.process_time() - self._start
+
+    def __enter__(self) -> GcClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+def timed_cold(action: Callable[[], Any], clock: GcClock) -> tuple[Any, float, float, float]:
+    """``action`` timed as the first request after a change: the cache emptied and the
+    garbage collected first, outside the timed window, so that each sample starts from the
+    same state and pays for its own collections only (not for the allocations of the
+    requests before it); also the CPU time the collector took inside the window."""
+    clear_cache()
+    gc.collect()
+    before = clock.total
+    result, wall, cpu = timed(action)
+    return result, wall, cpu, clock.total - before
 
 
 def count_queries(action: Callable[[], Any]) -> tuple[Any, list[str]]:
@@ -333,14 +382,6 @@ def page_url(page: Page, slug: str) -> str | None:
         return None
 
 
-def clear_cache() -> None:
-    """Empty the cache the public pages keep their rendered groups in, so that the next
-    request renders (the bench's own scratch cache: see :mod:`tests.bench.settings`)."""
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 def pairs(sizes: tuple[int, ...]) -> list[tuple[int, int]]:
     """Each size with the next one up: (64, 256), (256, 1024)."""
     return list(itertools.pairwise(sizes))
@@ -353,8 +394,9 @@ def pair_key(small: int, large: int) -> str:
 def measure_pages(
     tournaments: dict[int, Any], *, samples: int, warmup: int, info_samples: int = 5
 ) -> tuple[dict[str, Any], list[str]]:
-    """Cold renders of each public page at each size: the cache is emptied before every
-    request (outside the timed window), so each one loads and renders the tournament."""
+    """Cold renders of each public page at each size: the cache is emptied and the
+    garbage collected before every request (outside the timed window), so each one loads
+    and renders the tournament (:func:`timed_cold`)."""
     from django.test import Client
 
     sizes = tuple(sorted(tournaments))
@@ -392,21 +434,20 @@ def measure_pages(
         page.key: samples if page.budget is not None else min(samples, info_samples)
         for page in PAGES
     }
-    gc.collect()
-    for index in range(warmup + samples):
-        order = sizes if index % 2 == 0 else tuple(reversed(sizes))
-        for key, by_size in urls.items():
-            if index >= warmup + wanted[key]:
-                continue  # pages without a time budget: a few samples, for information
-            headers = next(p.headers for p in PAGES if p.key == key)
-            for size in order:
-                clear_cache()
-                response, wall, cpu = timed(
-                    lambda url=by_size[size], h=headers: client.get(url, **h)
-                )
-                check_ok(response, f"GET {by_size[size]}")
-                if index >= warmup:
-                    series[(key, size)].add(wall, cpu)
+    with GcClock() as clock:
+        for index in range(warmup + samples):
+            order = sizes if index % 2 == 0 else tuple(reversed(sizes))
+            for key, by_size in urls.items():
+                if index >= warmup + wanted[key]:
+                    continue  # pages without a time budget: a few samples, for information
+                headers = next(p.headers for p in PAGES if p.key == key)
+                for size in order:
+                    response, wall, cpu, gc_cpu = timed_cold(
+                        lambda url=by_size[size], h=headers: client.get(url, **h), clock
+                    )
+                    check_ok(response, f"GET {by_size[size]}")
+                    if index >= warmup:
+                        series[(key, size)].add(wall, cpu, gc_cpu)
     for key in urls:
         entry = results[key]
         entry["timing"] = {str(size): series[(key, size)].summary() for size in sizes}
@@ -516,13 +557,12 @@ def measure_poll(
             check(response)
             if index >= warmup:
                 series[name].add(wall, cpu)
-    gc.collect()
-    for index in range(1 + cold_samples):  # the first one as a warm-up
-        clear_cache()
-        response, wall, cpu = timed(cached)
-        check_cached(response)
-        if index:
-            series["cold"].add(wall, cpu)
+    with GcClock() as clock:
+        for index in range(1 + cold_samples):  # the first one as a warm-up
+            response, wall, cpu, gc_cpu = timed_cold(cached, clock)
+            check_cached(response)
+            if index:
+                series["cold"].add(wall, cpu, gc_cpu)
     result["timing"] = {name: s.summary() for name, s in series.items()}
     bare_cpu = statistics.median(series["bare_get"].cpu)
     bare_wall = statistics.median(series["bare_get"].wall)
@@ -799,13 +839,13 @@ def print_report(report: dict[str, Any]) -> None:
             f"  {name:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
             f"{s['p90_wall_ms']:9.2f} {s['samples']:8}{extra}"
         )
-    print("  public pages, cold (cache emptied before each request):")
+    print("  public pages, cold (cache emptied before each request; gc: the collector's CPU):")
     for result in report["pages"].values():
         for size, s in result.get("timing", {}).items():
             label = f"{result['label']} @{size}"
             print(
                 f"  {label:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
-                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}"
+                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}  gc {s['median_gc_cpu_ms']:.2f}"
             )
         ratios = "; ".join(
             f"{pair.replace('/', '÷')}: {r['cpu']:.2f} (wall {r['wall']:.2f})"

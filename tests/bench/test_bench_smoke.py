@@ -136,6 +136,7 @@ def test_bench_report_shape_and_query_counts():
         assert set(page["timing"]) == {"4", "8", "16"}
         assert set(page["ratios"]) == {"8/4", "16/8"}
         assert all(r["cpu"] > 0 and r["wall"] > 0 for r in page["ratios"].values())
+        assert all(t["median_gc_cpu_ms"] >= 0 for t in page["timing"].values())  # cold
 
     # A follower's poll of the largest tournament's standings (256 is not built here).
     poll = report["poll"]
@@ -152,6 +153,7 @@ def test_bench_report_shape_and_query_counts():
         assert poll["timing"][name]["median_cpu_ms"] > 0
     for name in ("cached", "not_modified", "cold"):
         assert poll["timing"][name]["ratio_cpu"] > 0
+    assert poll["timing"]["cold"]["median_gc_cpu_ms"] >= 0
 
     for result in report["pages"].values():
         assert result["queries_equal"], result
