@@ -1,8 +1,9 @@
 """``make bench``: the performance budgets of SPEC 10, as ratios measured in one run.
 
-Run ``python -m tests.bench.run`` (``--help`` for the knobs). On a scratch SQLite file it
-builds two tournaments, 64 and 256 players, with every match played to the end and
-confirmed, plus a third one whose matches are entered through the site, and then
+Run ``python -m tests.bench.run`` (``--help`` for the knobs; ``--sizes 64,256`` for a
+quicker run). On a scratch SQLite file, with a file cache of its own in the same scratch
+folder, it builds three tournaments, 64, 256 and 1,024 players, with every match played
+to the end and confirmed, plus one whose matches are entered through the site, and then
 measures with Django's test client:
 
 - **hand entry**: the median of a hand-entry POST (``/t/<slug>/matches/<id>/hands/``, the
@@ -11,9 +12,18 @@ measures with Django's test client:
   the same signed-in director with CSRF checks on. Budget ≤ 4. The same for the table
   link (``/table/<token>/hands/``), for information;
 - **queries per hand entry** with 5 and with 50 hands already in the match: equal;
-- **tournament page and standings**: the median at 256 players divided by the median at
-  64, for the tournament page, its standings region (htmx), ``standings.json`` and the
-  projector. Budget ≤ 4.5 each; their queries at 64 and at 256 players: equal;
+- **tournament page and standings, cold**: the tournament page, its standings region
+  (htmx), ``standings.json`` and the projector, with the cache emptied and the garbage
+  collected before every request (outside the timed window), so that each one loads and
+  renders the tournament as the first request after a change does, and pays for its own
+  garbage collections (reported beside it) but not for those of the requests before it.
+  The median at each size divided by the median at the size before it (256 ÷ 64 and
+  1,024 ÷ 256): budget ≤ 4.5 each; their queries at every size: equal;
+- **a follower's poll**: the standings region of the 256-player tournament as htmx polls
+  it (``?region=standings``), answered from the cache, divided by a bare anonymous GET
+  view that reads one row (``tests/bench/urls.py``): budget ≤ 1.5, and 1 query for it
+  and for the same poll answered with a 304 (``If-None-Match``); the 304 and a cold
+  render of the region for information;
 - **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
 - **backup**: the wall time and size of one online backup (``backups.sqlite.backup``) of
   the database once the tournaments are built, the largest fully played, for information.
@@ -30,6 +40,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import itertools
 import json
 import os
 import platform
@@ -48,7 +59,9 @@ ROOT = Path(__file__).resolve().parents[2]
 REPORT = ROOT / ".bench" / "report.json"
 HAND_ENTRY_BUDGET = 4.0
 PAGE_BUDGET = 4.5
-SIZES = (64, 256)
+POLL_BUDGET = 1.5
+SIZES = (64, 256, 1024)
+POLL_PLAYERS = 256  # the follower's poll is measured on this tournament (else the largest)
 QUERY_POINTS = (5, 50)
 
 
@@ -61,6 +74,9 @@ def configure(db_path: str) -> None:
     warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
     os.environ["SQLITE_PATH"] = db_path
     os.environ.pop("DATABASE_URL", None)
+    # the data folder (so the file cache the bench empties) is the scratch folder too
+    os.environ["GINCLUB_DATA_DIR"] = str(Path(db_path).parent)
+    os.environ.pop("REDIS_URL", None)
     os.environ["DJANGO_DEBUG"] = "1"  # the development settings; tests.bench.settings turns
     os.environ["DJANGO_SETTINGS_MODULE"] = "tests.bench.settings"  # DEBUG off again
     import django
@@ -81,18 +97,24 @@ class Series:
     name: str
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    gc: list[float] = field(default_factory=list)
 
-    def add(self, wall: float, cpu: float) -> None:
+    def add(self, wall: float, cpu: float, gc_cpu: float | None = None) -> None:
         self.wall.append(wall)
         self.cpu.append(cpu)
+        if gc_cpu is not None:
+            self.gc.append(gc_cpu)
 
     def summary(self) -> dict[str, Any]:
-        return {
+        figures = {
             "samples": len(self.cpu),
             "median_cpu_ms": ms(statistics.median(self.cpu)),
             "median_wall_ms": ms(statistics.median(self.wall)),
             "p90_wall_ms": ms(quantile(self.wall, 0.9)),
         }
+        if self.gc:
+            figures["median_gc_cpu_ms"] = ms(statistics.median(self.gc))
+        return figures
 
 
 def ms(seconds: float) -> float:
@@ -108,6 +130,48 @@ def timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     result = action()
     return result, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def clear_cache() -> None:
+    """Empty the cache the public pages keep their rendered groups in, so that the next
+    request renders (the bench's own scratch cache: see :mod:`tests.bench.settings`)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+class GcClock:
+    """The CPU time the cyclic garbage collector takes, summed over its collections
+    (``gc.callbacks``), while in a ``with`` block."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.process_time()
+        else:
+            self.total += time.process_time() - self._start
+
+    def __enter__(self) -> GcClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+def timed_cold(action: Callable[[], Any], clock: GcClock) -> tuple[Any, float, float, float]:
+    """``action`` timed as the first request after a change: the cache emptied and the
+    garbage collected first, outside the timed window, so that each sample starts from the
+    same state and pays for its own collections only (not for the allocations of the
+    requests before it); also the CPU time the collector took inside the window."""
+    clear_cache()
+    gc.collect()
+    before = clock.total
+    result, wall, cpu = timed(action)
+    return result, wall, cpu, clock.total - before
 
 
 def count_queries(action: Callable[[], Any]) -> tuple[Any, list[str]]:
@@ -318,9 +382,21 @@ def page_url(page: Page, slug: str) -> str | None:
         return None
 
 
+def pairs(sizes: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Each size with the next one up: (64, 256), (256, 1024)."""
+    return list(itertools.pairwise(sizes))
+
+
+def pair_key(small: int, large: int) -> str:
+    return f"{large}/{small}"
+
+
 def measure_pages(
     tournaments: dict[int, Any], *, samples: int, warmup: int, info_samples: int = 5
 ) -> tuple[dict[str, Any], list[str]]:
+    """Cold renders of each public page at each size: the cache is emptied and the
+    garbage collected before every request (outside the timed window), so each one loads
+    and renders the tournament (:func:`timed_cold`)."""
     from django.test import Client
 
     sizes = tuple(sorted(tournaments))
@@ -341,7 +417,9 @@ def measure_pages(
         urls[page.key] = {size: str(url) for size, url in found.items()}
         counts = {}
         sql = {}
-        for size, url in urls[page.key].items():
+        for size in sizes:
+            url = urls[page.key][size]
+            clear_cache()
             response, queries = count_queries(lambda url=url, h=page.headers: client.get(url, **h))
             check_ok(response, f"GET {url}")
             counts[str(size)] = len(queries)
@@ -356,32 +434,144 @@ def measure_pages(
         page.key: samples if page.budget is not None else min(samples, info_samples)
         for page in PAGES
     }
-    gc.collect()
-    for index in range(warmup + samples):
-        order = sizes if index % 2 == 0 else tuple(reversed(sizes))
-        for key, by_size in urls.items():
-            if index >= warmup + wanted[key]:
-                continue  # pages without a time budget: a few samples, for information
-            headers = next(p.headers for p in PAGES if p.key == key)
-            for size in order:
-                response, wall, cpu = timed(
-                    lambda url=by_size[size], h=headers: client.get(url, **h)
-                )
-                check_ok(response, f"GET {by_size[size]}")
-                if index >= warmup:
-                    series[(key, size)].add(wall, cpu)
-    small, large = sizes[0], sizes[-1]
+    with GcClock() as clock:
+        for index in range(warmup + samples):
+            order = sizes if index % 2 == 0 else tuple(reversed(sizes))
+            for key, by_size in urls.items():
+                if index >= warmup + wanted[key]:
+                    continue  # pages without a time budget: a few samples, for information
+                headers = next(p.headers for p in PAGES if p.key == key)
+                for size in order:
+                    response, wall, cpu, gc_cpu = timed_cold(
+                        lambda url=by_size[size], h=headers: client.get(url, **h), clock
+                    )
+                    check_ok(response, f"GET {by_size[size]}")
+                    if index >= warmup:
+                        series[(key, size)].add(wall, cpu, gc_cpu)
     for key in urls:
         entry = results[key]
         entry["timing"] = {str(size): series[(key, size)].summary() for size in sizes}
-        entry["ratio_cpu"] = ratio(
-            statistics.median(series[(key, large)].cpu), statistics.median(series[(key, small)].cpu)
-        )
-        entry["ratio_wall"] = ratio(
-            statistics.median(series[(key, large)].wall),
-            statistics.median(series[(key, small)].wall),
-        )
+        entry["ratios"] = {
+            pair_key(small, large): {
+                "cpu": ratio(
+                    statistics.median(series[(key, large)].cpu),
+                    statistics.median(series[(key, small)].cpu),
+                ),
+                "wall": ratio(
+                    statistics.median(series[(key, large)].wall),
+                    statistics.median(series[(key, small)].wall),
+                ),
+            }
+            for small, large in pairs(sizes)
+        }
     return results, missing
+
+
+# -- a follower's poll -----------------------------------------------------------------------
+
+
+POLLS = {
+    "cached": "region from the cache (200)",
+    "not_modified": "region, If-None-Match (304)",
+    "bare_get": "bare GET view",
+    "cold": "region, cache emptied (200)",
+}
+
+
+def measure_poll(
+    tournament: Any, *, players: int, samples: int, cold_samples: int, warmup: int
+) -> dict[str, Any]:
+    """A follower's poll of the standings region against a bare GET view.
+
+    ``cached``: ``?region=standings`` as htmx asks for it (``HX-Request``, ``HX-Target``),
+    without validators, answered from the cache; ``not_modified``: the same with the
+    ``ETag`` of that answer (a 304); ``bare_get``: the bare view of
+    :mod:`tests.bench.urls`. All anonymous, by one client that loaded the tournament page
+    first (a follower's cookies). The three are timed in turns, each turn in the next of
+    their six orders, so that each follows each other as often (a request pays for what
+    the one before it left in the CPU's caches). ``cold``, for comparison: the cached
+    request after emptying the cache (outside the timed window), timed on its own
+    afterwards, so that its large renders do not slow the requests that follow them.
+    """
+    from django.test import Client
+    from django.urls import reverse
+
+    from .urls import BARE_GET_PATH
+
+    slug = tournament.slug
+    page = reverse("public:tournament", kwargs={"slug": slug})
+    region = page + "?region=standings"
+    htmx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "standings"}
+    client = Client()
+    check_ok(client.get(page), f"GET {page}")
+    clear_cache()
+    warm = client.get(region, **htmx)  # renders the group into the cache
+    check_ok(warm, f"GET {region}")
+    etag = warm["ETag"]
+    body = warm.content
+
+    def cached() -> Any:
+        return client.get(region, **htmx)
+
+    def not_modified() -> Any:
+        return client.get(region, **htmx, HTTP_IF_NONE_MATCH=etag)
+
+    def bare_get() -> Any:
+        return client.get(BARE_GET_PATH.format(slug=slug))
+
+    def check_cached(response: Any) -> None:
+        check_ok(response, f"GET {region}")
+        if response["ETag"] != etag or response.content != body:
+            raise RuntimeError(f"GET {region} changed during the bench: {response['ETag']}")
+
+    def check_304(response: Any) -> None:
+        if response.status_code != 304:
+            raise RuntimeError(f"GET {region} with If-None-Match answered {response.status_code}")
+
+    jobs: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
+        "cached": (cached, check_cached),
+        "not_modified": (not_modified, check_304),
+        "bare_get": (bare_get, lambda r: check_ok(r, "bare GET view")),
+    }
+    result: dict[str, Any] = {"players": players, "url": region, "bytes": len(body)}
+    queries: dict[str, int] = {}
+    for name, (job, check) in jobs.items():
+        response, sql = count_queries(job)
+        check(response)
+        queries[name] = len(sql)
+        if len(sql) != 1:
+            result.setdefault("query_sql", {})[name] = sql
+    clear_cache()
+    response, sql = count_queries(cached)
+    check_cached(response)
+    queries["cold"] = len(sql)
+    result["queries"] = queries
+
+    series = {name: Series(name) for name in (*jobs, "cold")}
+    orders = list(itertools.permutations(jobs))
+    gc.collect()
+    for index in range(warmup + samples):
+        for name in orders[index % len(orders)]:
+            job, check = jobs[name]
+            response, wall, cpu = timed(job)
+            check(response)
+            if index >= warmup:
+                series[name].add(wall, cpu)
+    with GcClock() as clock:
+        for index in range(1 + cold_samples):  # the first one as a warm-up
+            response, wall, cpu, gc_cpu = timed_cold(cached, clock)
+            check_cached(response)
+            if index:
+                series["cold"].add(wall, cpu, gc_cpu)
+    result["timing"] = {name: s.summary() for name, s in series.items()}
+    bare_cpu = statistics.median(series["bare_get"].cpu)
+    bare_wall = statistics.median(series["bare_get"].wall)
+    for name in ("cached", "not_modified", "cold"):
+        result["timing"][name]["ratio_cpu"] = ratio(statistics.median(series[name].cpu), bare_cpu)
+        result["timing"][name]["ratio_wall"] = ratio(
+            statistics.median(series[name].wall), bare_wall
+        )
+    return result
 
 
 # -- the whole run ---------------------------------------------------------------------------
@@ -446,6 +636,7 @@ def measure_backup(players: int) -> dict[str, Any]:
 
 def environment() -> dict[str, Any]:
     import django
+    from django.conf import settings
     from django.db import connection
 
     try:
@@ -466,6 +657,7 @@ def environment() -> dict[str, Any]:
         "database": f"{connection.vendor} {connection.Database.sqlite_version}"
         if connection.vendor == "sqlite"
         else connection.vendor,
+        "cache": settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1],
         "cpus": os.cpu_count(),
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
     }
@@ -504,27 +696,51 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     pages = report["pages"]
-    small, large = report["sizes"][0], report["sizes"][-1]
+    sizes = tuple(report["sizes"])
     for page in PAGES:
         result = pages.get(page.key)
         if result is None:
             continue
         if page.budget is not None:
-            checks.append(
-                {
-                    "name": f"{page.label} {large} ÷ {small} players (CPU medians)",
-                    "value": result["ratio_cpu"],
-                    "budget": f"≤ {page.budget}",
-                    "pass": result["ratio_cpu"] <= page.budget,
-                }
-            )
+            for small, large in pairs(sizes):
+                value = result["ratios"][pair_key(small, large)]["cpu"]
+                checks.append(
+                    {
+                        "name": f"{page.label} {large} ÷ {small} players (CPU medians, cold)",
+                        "value": value,
+                        "budget": f"≤ {page.budget}",
+                        "pass": value <= page.budget,
+                    }
+                )
         checks.append(
             {
                 "name": f"queries of the {page.label} at "
-                + " / ".join(f"{k} players" for k in result["queries"]),
+                + " / ".join(f"{k} players" for k in result["queries"])
+                + " (cold)",
                 "value": " / ".join(str(v) for v in result["queries"].values()),
                 "budget": "equal",
                 "pass": result["queries_equal"],
+            }
+        )
+    poll = report.get("poll")
+    if poll is not None:
+        cached = poll["timing"]["cached"]
+        checks.append(
+            {
+                "name": f"cached standings region ({poll['players']} players) ÷ bare GET "
+                "(CPU medians)",
+                "value": cached["ratio_cpu"],
+                "budget": f"≤ {POLL_BUDGET}",
+                "pass": cached["ratio_cpu"] <= POLL_BUDGET,
+            }
+        )
+        counts = poll["queries"]
+        checks.append(
+            {
+                "name": "queries of a cached standings poll (200 / 304)",
+                "value": f"{counts['cached']} / {counts['not_modified']}",
+                "budget": "1 / 1",
+                "pass": counts["cached"] == 1 and counts["not_modified"] == 1,
             }
         )
     pdf = report.get("round_pack") or {}
@@ -546,10 +762,15 @@ def run_bench(
     entry_players: int = 64,
     entry_samples: int = 200,
     page_samples: int = 20,
+    poll_samples: int = 200,
     warmup: int = 10,
     pdf: tuple[int, int] | None = (128, 7),
 ) -> dict[str, Any]:
-    """Build the data and take every measurement; Django must be set up with a database."""
+    """Build the data and take every measurement; Django must be set up with a database,
+    and with a cache of the bench's own: it is emptied before every cold request."""
+    sizes = tuple(sorted(set(sizes)))
+    if len(sizes) < 2:
+        raise ValueError("the bench compares at least two sizes")
     report: dict[str, Any] = {"environment": environment(), "sizes": list(sizes)}
     start = time.perf_counter()
     built = build(sizes, entry_players)
@@ -568,6 +789,14 @@ def run_bench(
     report["pages"] = pages
     if missing:
         report["pages_missing"] = missing
+    poll_players = POLL_PLAYERS if POLL_PLAYERS in sizes else sizes[-1]
+    report["poll"] = measure_poll(
+        built["played"][poll_players],
+        players=poll_players,
+        samples=poll_samples,
+        cold_samples=page_samples,
+        warmup=warmup,
+    )
     if pdf is not None:
         report["round_pack"] = run_pdf(*pdf)
     report["environment"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
@@ -589,6 +818,7 @@ def print_report(report: dict[str, Any]) -> None:
                 f"  built {info['players']} players: {info['matches']} matches, "
                 f"{info['hands']} hands, {info['seconds']} s"
             )
+    print(f"  building took {report['build']['seconds_total']} s in all; cache: {env['cache']}")
     copy = report.get("backup") or {}
     if "skipped" in copy:
         print(f"  backup: {copy['skipped']}")
@@ -609,18 +839,37 @@ def print_report(report: dict[str, Any]) -> None:
             f"  {name:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
             f"{s['p90_wall_ms']:9.2f} {s['samples']:8}{extra}"
         )
+    print("  public pages, cold (cache emptied before each request; gc: the collector's CPU):")
     for result in report["pages"].values():
         for size, s in result.get("timing", {}).items():
             label = f"{result['label']} @{size}"
             print(
                 f"  {label:32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
-                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}"
+                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}  gc {s['median_gc_cpu_ms']:.2f}"
             )
-        if "ratio_cpu" in result:
-            small, large = report["sizes"][0], report["sizes"][-1]
+        ratios = "; ".join(
+            f"{pair.replace('/', '÷')}: {r['cpu']:.2f} (wall {r['wall']:.2f})"
+            for pair, r in result.get("ratios", {}).items()
+        )
+        queries = " / ".join(str(v) for v in result["queries"].values())
+        print(f"  {'':32} {ratios}; queries {queries}")
+    poll = report.get("poll")
+    if poll:
+        print(
+            f"  a follower's poll of {poll['url']} ({poll['players']} players, "
+            f"{poll['bytes'] / 1000:.1f} kB):"
+        )
+        for name, label in POLLS.items():
+            s = poll["timing"][name]
+            extra = (
+                f"  ÷ bare {s['ratio_cpu']:.2f} (wall {s['ratio_wall']:.2f})"
+                if "ratio_cpu" in s
+                else ""
+            )
             print(
-                f"  {'':32} {large}÷{small}: {result['ratio_cpu']:.2f} "
-                f"(wall {result['ratio_wall']:.2f})"
+                f"  {label:32.32} {s['median_cpu_ms']:7.2f} {s['median_wall_ms']:9.2f} "
+                f"{s['p90_wall_ms']:9.2f} {s['samples']:8}{extra}; "
+                f"{poll['queries'][name]} queries"
             )
     if report.get("pages_missing"):
         print(f"  not measured (not available): {', '.join(report['pages_missing'])}")
@@ -635,10 +884,27 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"\n{'all budgets met' if report['pass'] else 'BUDGET BROKEN'} · {report['seconds']} s")
 
 
+def sizes_arg(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+    if len(sizes) < 2 or sizes[0] < 2:
+        raise argparse.ArgumentTypeError("at least two sizes of 2 players or more")
+    return sizes
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--entry-samples", type=int, default=200)
     parser.add_argument("--page-samples", type=int, default=20)
+    parser.add_argument("--poll-samples", type=int, default=200)
+    parser.add_argument(
+        "--sizes",
+        type=sizes_arg,
+        default=SIZES,
+        help="players of the played tournaments, comma-separated (default: %(default)s)",
+    )
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--no-pdf", action="store_true", help="skip the round-pack benchmark")
     parser.add_argument("--report", type=Path, default=REPORT)
@@ -647,8 +913,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="ginclub-bench-") as scratch:
         configure(str(Path(scratch) / "bench.sqlite3"))
         report = run_bench(
+            sizes=args.sizes,
             entry_samples=args.entry_samples,
             page_samples=args.page_samples,
+            poll_samples=args.poll_samples,
             warmup=args.warmup,
             pdf=None if args.no_pdf else (128, 7),
         )

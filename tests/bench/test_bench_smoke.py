@@ -7,6 +7,7 @@ storing played matches is checked against ``record_hand`` hand by hand.
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -88,14 +89,27 @@ def test_store_hands_stores_what_record_hand_stores(decided):
 
 def test_bench_report_shape_and_query_counts():
     report = run.run_bench(
-        sizes=(4, 8), entry_players=16, entry_samples=4, page_samples=2, warmup=1, pdf=None
+        sizes=(4, 8, 16),
+        entry_players=16,
+        entry_samples=4,
+        page_samples=2,
+        poll_samples=6,
+        warmup=1,
+        pdf=None,
     )
 
-    assert report["sizes"] == [4, 8]
-    assert {"environment", "build", "hand_entry", "hand_entry_queries", "pages", "budgets"} <= (
-        report.keys()
-    )
+    assert report["sizes"] == [4, 8, 16]
+    assert {
+        "environment",
+        "build",
+        "hand_entry",
+        "hand_entry_queries",
+        "pages",
+        "poll",
+        "budgets",
+    } <= report.keys()
     assert report["build"]["8"]["matches"] == 7
+    assert report["build"]["16"]["matches"] == 15
     assert report["build"]["8"]["hands"] > 7 * 10
     for name in ("hand_entry", "table_link_entry", "bare_view"):
         figures = report["hand_entry"][name]
@@ -104,7 +118,7 @@ def test_bench_report_shape_and_query_counts():
     assert report["hand_entry"]["hand_entry"]["ratio_cpu"] > 0
     backup = report["backup"]
     if "skipped" not in backup:  # SQLite only
-        assert backup["largest_tournament_players"] == 8
+        assert backup["largest_tournament_players"] == 16
         assert backup["seconds"] >= 0 and backup["bytes"] > 0
 
     for route in ("director", "table_link"):
@@ -119,14 +133,50 @@ def test_bench_report_shape_and_query_counts():
     else:
         page = report["pages"]["tournament_page"]
         assert page["queries_equal"], page["queries"]
-        assert set(page["timing"]) == {"4", "8"}
-        assert page["ratio_cpu"] > 0
+        assert set(page["timing"]) == {"4", "8", "16"}
+        assert set(page["ratios"]) == {"8/4", "16/8"}
+        assert all(r["cpu"] > 0 and r["wall"] > 0 for r in page["ratios"].values())
+        assert all(t["median_gc_cpu_ms"] >= 0 for t in page["timing"].values())  # cold
+
+    # A follower's poll of the largest tournament's standings (256 is not built here).
+    poll = report["poll"]
+    assert poll["players"] == 16
+    assert poll["url"].endswith("?region=standings")
+    # Served from the cache: the tournament with its version, and nothing else...
+    assert poll["queries"]["cached"] == 1, poll.get("query_sql")
+    assert poll["queries"]["not_modified"] == 1, poll.get("query_sql")
+    assert poll["queries"]["bare_get"] == 1, poll.get("query_sql")
+    # ...while a cold one loads the tournament's matches and hands too.
+    assert poll["queries"]["cold"] > 1
+    for name in ("cached", "not_modified", "bare_get", "cold"):
+        assert poll["timing"][name]["samples"] > 0
+        assert poll["timing"][name]["median_cpu_ms"] > 0
+    for name in ("cached", "not_modified", "cold"):
+        assert poll["timing"][name]["ratio_cpu"] > 0
+    assert poll["timing"]["cold"]["median_gc_cpu_ms"] >= 0
+
     for result in report["pages"].values():
         assert result["queries_equal"], result
+        # cold: every page loads the tournament's data, which the cached poll does not
+        assert all(n > poll["queries"]["cached"] for n in result["queries"].values()), result
 
     names = [check["name"] for check in report["budgets"]]
     assert any(name.startswith("hand entry ÷ bare view") for name in names)
     for label in ("tournament page", "standings region (htmx)", "standings.json", "projector"):
-        assert any(name.startswith(f"{label} 8 ÷ 4 players") for name in names), label
+        for small, large in ((4, 8), (8, 16)):
+            wanted = f"{label} {large} ÷ {small} players"
+            assert any(name.startswith(wanted) for name in names), wanted
+        assert f"queries of the {label} at 4 players / 8 players / 16 players (cold)" in names
+    assert any(name.startswith("cached standings region (16 players) ÷ bare GET") for name in names)
+    queries = next(c for c in report["budgets"] if c["name"].startswith("queries of a cached"))
+    assert queries["value"] == "1 / 1" and queries["pass"], queries
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
     json.dumps(report)  # the report file can be written
+    run.print_report(report)  # and printed
+
+
+def test_sizes_option():
+    assert run.sizes_arg("256,64, 1024") == (64, 256, 1024)
+    for bad in ("64", "a,b", "1,4"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            run.sizes_arg(bad)
