@@ -92,8 +92,8 @@ def _respond(
     kind: str,
 ) -> HttpResponse:
     context = {
-        "tournament": found.tournament,
-        "live": found.tournament.status == Tournament.Status.RUNNING,
+        "tournament": found,  # its slug and name are all these pages show of it
+        "live": found.running,
         "min_query": MIN_QUERY,
         "poll_seconds": live_pages.POLL_SECONDS,
         **context,

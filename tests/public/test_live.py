@@ -262,3 +262,18 @@ def test_a_players_own_page_polls_with_validators_and_follows_the_hands(client, 
     shown, count = queries(lambda: client.get(found))
     assert shown.status_code == 200 and count <= 2  # the tournament; the session's nothing
     assert match.side_b.player.name in shown.content.decode()
+
+
+def test_a_poll_for_the_current_version_reads_this_process_copy(client, running_eight, monkeypatch):
+    poll(client, running_eight)  # rendered, kept in the shared cache and in this process
+    from django.core.cache import caches
+
+    reads = []
+    shared = caches["default"]
+    real_get = shared.get
+    monkeypatch.setattr(shared, "get", lambda *a, **k: reads.append(a[0]) or real_get(*a, **k))
+    assert poll(client, running_eight).status_code == 200
+    assert reads == []  # nothing read from the shared cache
+    live_module.forget()  # another worker: its first poll reads the shared cache, renders nothing
+    assert poll(client, running_eight).status_code == 200
+    assert reads == [f"public:{running_eight.pk}:en:page"]

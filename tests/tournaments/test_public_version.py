@@ -21,6 +21,7 @@ from django.db import transaction
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from public.live import forget
 from scoring import services as scoring
 from scoring.models import Hand
 from tests.factories import (
@@ -48,6 +49,7 @@ def version(tournament: Tournament) -> int:
 def seen(tournament: Tournament) -> list[str]:
     """What an anonymous visitor gets from the public URLs, rendered afresh."""
     cache.clear()
+    forget()
     slug = Tournament.objects.get(pk=tournament.pk).slug
     client = Client()
     shown = []
