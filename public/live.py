@@ -232,17 +232,19 @@ class Rendered:
     parts: dict[str, Any]
 
 
-# This process's copy of the groups it served last, by cache key: a poll that finds the
-# current version here reads nothing from the shared cache (a file, or Redis).
-_recent: dict[str, Rendered] = {}
+# This process's copy of the groups it served last, by cache key, with when it last looked
+# for a newer one in the shared cache: a poll that finds the current version here, or
+# that came within RERENDER_SECONDS of the last look, reads nothing from the shared cache
+# (a file, or Redis) while hands keep changing the version.
+_recent: dict[str, tuple[Rendered, float]] = {}
 _recent_lock = threading.Lock()
 RECENT_GROUPS = 64
 
 
-def _remember(key: str, rendered: Rendered) -> Rendered:
+def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
     with _recent_lock:
         _recent.pop(key, None)
-        _recent[key] = rendered
+        _recent[key] = (rendered, looked)
         while len(_recent) > RECENT_GROUPS:
             del _recent[next(iter(_recent))]
     return rendered
@@ -278,18 +280,20 @@ def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rende
     it shows); only a group never rendered before is always rendered here.
     """
     key = f"public:{live_.pk}:{live_.language}:{name}"
-    kept = _recent.get(key)
-    if kept is not None and kept.tag == live_.tag:
+    now = time.time()
+    kept, looked = _recent.get(key, (None, 0.0))
+    if kept is not None and (kept.tag == live_.tag or now - looked < RERENDER_SECONDS):
         return kept
     shared: Rendered | None = cache.get(key)
     if shared is not None and (kept is None or shared.at >= kept.at):
         kept = shared
-    if kept is not None and (kept.tag == live_.tag or time.time() - kept.at < RERENDER_SECONDS):
-        return _remember(key, kept)
+    if kept is not None and (kept.tag == live_.tag or now - kept.at < RERENDER_SECONDS):
+        return _remember(key, kept, now)
     lock = f"{key}:rendering"
     rendering = cache.add(lock, 1, RENDER_LOCK_SECONDS)
     if not rendering and kept is not None:
-        return kept  # someone else is rendering the new version: the last one meanwhile
+        # Someone else is rendering the new version: the last one meanwhile.
+        return _remember(key, kept, now)
     try:
         with collector_paused():
             fresh = Rendered(live_.tag, time.time(), render())
@@ -297,4 +301,4 @@ def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rende
     finally:
         if rendering:
             cache.delete(lock)
-    return _remember(key, fresh)
+    return _remember(key, fresh, fresh.at)

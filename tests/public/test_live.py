@@ -277,3 +277,28 @@ def test_a_poll_for_the_current_version_reads_this_process_copy(client, running_
     live_module.forget()  # another worker: its first poll reads the shared cache, renders nothing
     assert poll(client, running_eight).status_code == 200
     assert reads == [f"public:{running_eight.pk}:en:page"]
+
+
+def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_second(
+    client, running_eight, monkeypatch
+):
+    from django.core.cache import caches
+
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 1.0)
+    clock = [1000.0]
+    monkeypatch.setattr(live_module.time, "time", lambda: clock[0])
+    poll(client, running_eight)
+    reads = []
+    shared = caches["default"]
+    real_get = shared.get
+    monkeypatch.setattr(shared, "get", lambda *a, **k: reads.append(a[0]) or real_get(*a, **k))
+    match = live_match(running_eight)
+    for _step in range(5):  # a hand every 0.15 s: the version moves at each poll
+        play(match, [knock("B", 2, 30)])
+        clock[0] += 0.15
+        poll(client, running_eight)
+    assert reads == []  # within the second: this process's copy, as it was
+    clock[0] += 0.5
+    fresh = poll(client, running_eight)
+    assert reads == [f"public:{running_eight.pk}:en:page"]  # looked once, then rendered
+    assert fresh.content != b"" and fresh["ETag"].startswith(f'W/"{running_eight.pk}.')
