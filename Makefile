@@ -58,7 +58,8 @@ bench: $(DEV_STAMP)
 	$(PY) -m tests.bench.run
 
 ## loadtest: 64 simulated tables through the venue server and gunicorn on loopback, on
-## SQLite and PostgreSQL; then the fault test
+## SQLite and PostgreSQL; then 2,000 followers polling the public page while 64 tables
+## enter hands (the followers phase); then the fault test
 loadtest: $(DEV_STAMP)
 	$(PY) -m tests.load.run
 	$(PY) -m tests.load.faults
