@@ -304,11 +304,12 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         stats, results, winning = run_tables(base, plans, wins, args, start_at, until)
         cpu_end, busy_end = group_cpu(process.pid), machine_busy()
         polls, client = collect_followers(followers, start_at + seconds + args.poll_timeout + 120)
-        final_total = standings_total(base, tournament.slug, args.request_timeout)
+        died = process.poll()
     finally:
         stop(process)
     checked = verify(plans, results)
     won_stored = winning_stored(wins)
+    final_total = stored_total(tournament)
     figures = summarize(
         polls,
         followers=args.followers,
@@ -321,6 +322,8 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
     server_log = log.read_text(errors="replace") if log.exists() else ""
     lines = server_log.splitlines()
     server_errors = [line for line in lines if any(mark in line for mark in SERVER_TROUBLE)]
+    if died is not None:
+        server_errors.insert(0, f"the server exited with {died} during the phase")
     warnings = {mark: sum(1 for line in lines if mark in line) for mark in SERVER_WARNINGS}
     window = until - start_at
     busy = (busy_end[0] - busy_start[0]) / max(1e-9, busy_end[1] - busy_start[1])
@@ -329,7 +332,8 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         self_check.append(f"standings showed {base_total} hands won, the database {base_expected}")
     if final_total != base_total + won_stored:
         self_check.append(
-            f"standings end at {final_total} hands won, expected {base_total} + {won_stored}"
+            f"the standings end at {final_total} hands won, not {base_total} + the "
+            f"{won_stored} winning hands the tables stored"
         )
     hand = latency(stats.latencies.get("hand", []))
     delay_limit_ms = (args.interval + args.delay_margin) * 1000
@@ -365,6 +369,7 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         "follower_error_samples": client.pop("error_samples")[:20],
         "server_errors": server_errors[:20],
         "server_warnings": {k: v for k, v in warnings.items() if v},
+        "server_log_tail": lines[-15:],
         "client": {
             **client,
             "cpu_percent_of_a_core": round(100 * client["cpu_seconds"] / window, 1)
@@ -504,6 +509,10 @@ def print_followers(result: dict[str, Any]) -> None:
         samples + result["server_errors"][:5] + result["self_check"] + result["problems"][:5]
     ):
         print(f"  ! {line}")
+    if result["server_errors"]:
+        print("  the server's log ends:")
+        for line in result["server_log_tail"]:
+            print(f"    {line}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

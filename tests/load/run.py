@@ -568,6 +568,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="after each hand also GET the two regions htmx reloads (triples the requests)",
     )
     parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument(
+        "--keep-scratch", type=Path, metavar="DIR", help="keep logs and databases in DIR"
+    )
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--followers-only", action="store_true", help="only the followers phase")
     which.add_argument("--no-followers", action="store_true", help="only the tables phase")
@@ -601,7 +604,11 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "runs": [],
     }
-    with tempfile.TemporaryDirectory(prefix="ginclub-load-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="ginclub-load-") as temporary:
+        scratch = temporary
+        if args.keep_scratch:  # the servers' logs and databases, kept for a post-mortem
+            args.keep_scratch.mkdir(parents=True, exist_ok=True)
+            scratch = str(args.keep_scratch.resolve())
         for backend in backends:
             for result in run_backend(backend, servers, args, scratch, kinds):
                 report["runs"].append(result)
