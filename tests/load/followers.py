@@ -157,7 +157,7 @@ class Connection:
             self.counters.open_connections -= 1
             self.writer.close()
 
-    async def exchange(self, request: bytes, method_has_body: bool = True) -> Answer:
+    async def exchange(self, request: bytes) -> Answer:
         self.writer.write(request)
         try:
             head = await self.reader.readuntil(b"\r\n\r\n")
@@ -247,10 +247,8 @@ class Follower:
         self.timeout = timeout
         self.counters = counters
         self.idle: list[Connection] = []
-        self.busy = 0
         self.etag: list[str] = ["", ""]
         self.modified: list[str] = ["", ""]
-        self.total: int | None = None
 
     def request(self, region: int) -> bytes:
         name = REGIONS[region]
@@ -332,7 +330,10 @@ class Follower:
                 poll.total = hands_won_total(decoded(answer))
                 if poll.total is None:
                     poll.error = "a 200 with no standings table in it"
-        elif answer.status != 304:
+        elif answer.status == 304:  # unchanged; a 304 repeats the validators it answers
+            self.etag[region] = answer.headers.get("etag", self.etag[region])
+            self.modified[region] = answer.headers.get("last-modified", self.modified[region])
+        else:
             poll.error = f"HTTP {answer.status}"
         return poll
 
