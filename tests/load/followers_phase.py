@@ -148,6 +148,34 @@ def group_cpu(pgid: int) -> float | None:
     return total
 
 
+class CpuWatch(threading.Thread):
+    """The server's CPU (its process group) and the whole machine's, from ``start`` to
+    ``end`` (``time.monotonic()``), read from Linux's /proc."""
+
+    def __init__(self, pgid: int, start: float, end: float) -> None:
+        super().__init__(daemon=True)
+        self.pgid, self.start_at, self.end_at = pgid, start, end
+        self.readings: list[tuple[float, float | None, tuple[float, float]]] = []
+        self.start()
+
+    def run(self) -> None:
+        for moment in (self.start_at, self.end_at):
+            time.sleep(max(0.0, moment - time.monotonic()))
+            self.readings.append((time.monotonic(), group_cpu(self.pgid), machine_busy()))
+
+    def server_percent(self) -> float | None:
+        if len(self.readings) < 2 or self.readings[0][1] is None or self.readings[1][1] is None:
+            return None
+        (t0, cpu0, _), (t1, cpu1, _) = self.readings
+        return round(100 * max(0.0, cpu1 - cpu0) / max(1e-9, t1 - t0), 1)  # 0: it died
+
+    def machine_percent(self) -> float | None:
+        if len(self.readings) < 2:
+            return None
+        (busy0, total0), (busy1, total1) = self.readings[0][2], self.readings[1][2]
+        return round(100 * (busy1 - busy0) / max(1e-9, total1 - total0), 1)
+
+
 def machine_busy() -> tuple[float, float]:
     try:
         values = [float(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
@@ -299,10 +327,9 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         until = start_at + args.follow_seconds
         seconds = args.follow_seconds + args.interval + 2  # every hand gets a poll after it
         followers = spawn_followers(base, tournament.slug, args, start_at, seconds, keep)
-        time.sleep(max(0.0, start_at - time.monotonic()))
-        cpu_start, busy_start = group_cpu(process.pid), machine_busy()
+        cpu = CpuWatch(process.pid, start_at, until)
         stats, results, winning = run_tables(base, plans, wins, args, start_at, until)
-        cpu_end, busy_end = group_cpu(process.pid), machine_busy()
+        cpu.join()
         polls, client = collect_followers(followers, start_at + seconds + args.poll_timeout + 120)
         died = process.poll()
     finally:
@@ -326,7 +353,6 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         server_errors.insert(0, f"the server exited with {died} during the phase")
     warnings = {mark: sum(1 for line in lines if mark in line) for mark in SERVER_WARNINGS}
     window = until - start_at
-    busy = (busy_end[0] - busy_start[0]) / max(1e-9, busy_end[1] - busy_start[1])
     self_check = []
     if base_total != base_expected:
         self_check.append(f"standings showed {base_total} hands won, the database {base_expected}")
@@ -372,16 +398,12 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         "server_log_tail": lines[-15:],
         "client": {
             **client,
-            "cpu_percent_of_a_core": round(100 * client["cpu_seconds"] / window, 1)
-            if window
-            else 0.0,
+            "cpu_percent_of_a_core": round(
+                100 * client["cpu_seconds"] / max(1e-9, client["wall_seconds"]), 1
+            ),
         },
-        "server_cpu_percent": (
-            round(100 * (cpu_end - cpu_start) / window, 1)
-            if cpu_start is not None and cpu_end is not None
-            else None
-        ),
-        "machine_cpu_busy_percent": round(100 * busy, 1),
+        "server_cpu_percent": cpu.server_percent(),
+        "machine_cpu_busy_percent": cpu.machine_percent(),
         "self_check": self_check,
         **{k: checked[k] for k in ("lost_hands", "duplicated_hands", "altered_hands")},
         "problems": checked["problems"],
@@ -491,11 +513,11 @@ def print_followers(result: dict[str, Any]) -> None:
         f"  hand → follower's standings: {delay['hands']} winning hands × followers, "
         f"{delay['seen']} shown, {delay['missed']} never · p50 {delay['p50_ms']} · p95 "
         f"{delay['p95_ms']} · max {delay['max_ms']} ms ({delay['worst'] or '—'})\n"
-        f"  CPU over the window: followers' client {client['cpu_percent_of_a_core']}% of a core "
-        f"(loop lag p95 {max((x['p95'] for x in client['loop_lag_ms']), default=0)} ms) · "
-        f"server {result['server_cpu_percent']}% · machine busy "
-        f"{result['machine_cpu_busy_percent']}% · connections opened "
-        f"{client['counters'].get('connects', 0)}, peak open "
+        f"  CPU while the tables enter: server {result['server_cpu_percent']}% of a core, "
+        f"machine {result['machine_cpu_busy_percent']}% busy · followers' client "
+        f"{client['cpu_percent_of_a_core']}% of a core (loop lag p95 "
+        f"{max((x['p95'] for x in client['loop_lag_ms']), default=0)} ms) · connections "
+        f"opened {client['counters'].get('connects', 0)}, peak open "
         f"{client['counters'].get('peak_connections', 0)}"
     )
     if result["server_warnings"]:
