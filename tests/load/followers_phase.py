@@ -272,7 +272,8 @@ def spawn_followers(
         argv += ["--start-at", repr(start_at), "--seconds", repr(seconds)]
         argv += ["--interval", repr(args.interval), "--timeout", str(args.poll_timeout)]
         argv += ["--out", str(out)] + ([] if keep else ["--no-keep-alive"])
-        processes.append((subprocess.Popen(argv, cwd=ROOT), out))
+        # a process group of its own, so that stop() can end it (and only it)
+        processes.append((subprocess.Popen(argv, cwd=ROOT, start_new_session=True), out))
     return processes
 
 
@@ -321,6 +322,7 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
     base_expected = stored_total(tournament)
     keep, keep_reason = keep_alive(args, server)
     process, base, log = start_server(server, backend, args)
+    followers: list[tuple[subprocess.Popen, Path]] = []
     try:
         base_total = standings_total(base, tournament.slug, args.request_timeout)
         start_at = time.monotonic() + LEAD_SECONDS
@@ -333,6 +335,8 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         polls, client = collect_followers(followers, start_at + seconds + args.poll_timeout + 120)
         died = process.poll()
     finally:
+        for follower, _out in followers:  # still running only if something broke
+            stop(follower)
         stop(process)
     checked = verify(plans, results)
     won_stored = winning_stored(wins)
