@@ -58,10 +58,11 @@ bench: $(DEV_STAMP)
 	$(PY) -m tests.bench.run
 
 ## loadtest: 64 simulated tables through the venue server and gunicorn on loopback, on
-## SQLite and PostgreSQL; then the fault test
+## SQLite and PostgreSQL; then 2,000 followers polling the public page while 64 tables
+## enter hands (the followers phase); then the fault test, run even if a budget broke before
 loadtest: $(DEV_STAMP)
-	$(PY) -m tests.load.run
-	$(PY) -m tests.load.faults
+	@status=0; $(PY) -m tests.load.run || status=1; $(PY) -m tests.load.faults || status=1; \
+		exit $$status
 
 ## faults: the server SIGKILLed 4 times while 16 tables enter hands (SQLite through the
 ## venue server and gunicorn, PostgreSQL through gunicorn): 0 acknowledged hands lost or

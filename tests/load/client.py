@@ -23,6 +23,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from typing import Any
@@ -201,8 +202,18 @@ class Table:
         seed: int,
         twin_last: bool = True,
         retries: int = 3,
+        think: Callable[[], float] | None = None,
+        until: float | None = None,
+        acknowledged: Callable[[int], None] | None = None,
     ) -> None:
+        """``think``: seconds to wait before each hand (players playing it), none if
+        None. ``until``: a ``time.monotonic()`` after which no further hand is sent (the
+        rest of the match is left unplayed and unconfirmed, without an error).
+        ``acknowledged(number)`` is called as soon as the server has a hand."""
         self.plan = plan
+        self.think = think
+        self.until = until
+        self.acknowledged = acknowledged
         self.stats = stats
         self.deadline = deadline
         self.refresh = refresh
@@ -232,11 +243,20 @@ class Table:
                 self.fail(f"opening the table link answered {getattr(answer, 'status', None)}")
                 return
         for number, hand in enumerate(self.plan.hands, start=1):
+            if self.think is not None:
+                pause = self.think()
+                if self.until is not None:
+                    pause = min(pause, self.until - time.monotonic())
+                time.sleep(max(0.0, pause))
+            if self.until is not None and time.monotonic() >= self.until:
+                return  # time is up: the rest of the match is never sent
             if time.monotonic() > self.deadline:
                 self.fail("deadline reached before the match was entered")
                 return
             if not self._enter(number, hand):
                 return
+            if self.acknowledged is not None:
+                self.acknowledged(number)
             if self.refresh:
                 self._refresh()
         self.result.finished = True

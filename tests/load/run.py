@@ -24,6 +24,13 @@ Requests, errors, lost or duplicated hands, p50/p95 latency and throughput are p
 and written to ``.bench/load.json``. Budget: zero errors, zero lost or duplicated hands;
 the exit status is 1 otherwise. Every request has a timeout, every phase a deadline,
 and only loopback is used.
+
+Then, on each database and through each server, the followers phase
+(:mod:`tests.load.followers_phase`): 2,000 phones poll a 256-player tournament's public
+page while its 64 tables enter hands at a player's pace; its figures go into the same
+report as runs of kind ``followers``, with its own budget (poll p95, hand-entry p95,
+region requests a second, how soon a hand reaches every follower).
+``--followers-only`` runs just that phase, ``--no-followers`` just the tables'.
 """
 
 from __future__ import annotations
@@ -43,11 +50,13 @@ from pathlib import Path
 from typing import Any
 
 from .client import Plan, Stats, Table, TableResult
+from .followers_phase import add_arguments as add_follower_arguments
 from .servers import ROOT, another_database, gunicorn, postgres, postgres_available, venue
 
 REPORT = ROOT / ".bench" / "load.json"
 BACKENDS = ("sqlite", "postgresql")
 SERVERS = ("venue", "gunicorn")
+KINDS = ("tables", "followers")
 # Lines in the server's log (Django logs to stderr) that mean a request went wrong.
 SERVER_TROUBLE = (
     "Traceback",
@@ -351,7 +360,11 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
 
 def run_phase(args: argparse.Namespace) -> int:
     """Entry point of the child process (``--phase``)."""
-    return run_child(args, lambda: phase(args.phase, args.server, args))
+    if args.kind == "followers":
+        from .followers_phase import phase as followers_phase
+
+        return run_child(args, lambda: followers_phase(args.phase, args.server, args))
+    return run_child(args, lambda: {"kind": "tables", **phase(args.phase, args.server, args)})
 
 
 def run_child(args: argparse.Namespace, run: Callable[[], dict[str, Any]]) -> int:
@@ -364,6 +377,7 @@ def run_child(args: argparse.Namespace, run: Callable[[], dict[str, Any]]) -> in
         import traceback
 
         result = {
+            "kind": getattr(args, "kind", "tables"),
             "backend": args.phase,
             "server": args.server,
             "pass": False,
@@ -378,12 +392,14 @@ def run_child(args: argparse.Namespace, run: Callable[[], dict[str, Any]]) -> in
 
 
 def child_args(
-    args: argparse.Namespace, backend: str, server: str, out: Path, scratch: str
+    args: argparse.Namespace, backend: str, server: str, out: Path, scratch: str, kind: str
 ) -> list[str]:
     argv = [
         sys.executable,
         "-m",
         "tests.load.run",
+        "--kind",
+        kind,
         "--phase",
         backend,
         "--server",
@@ -411,24 +427,36 @@ def child_args(
         argv.append("--refresh")
     if args.spare_deciding_hand:
         argv.append("--spare-deciding-hand")
+    if kind == "followers":
+        from .followers_phase import child_arguments
+
+        argv += child_arguments(args)
     return argv
 
 
 def run_backend(
-    backend: str, servers: tuple[str, ...], args: argparse.Namespace, scratch: str
+    backend: str,
+    servers: tuple[str, ...],
+    args: argparse.Namespace,
+    scratch: str,
+    kinds: tuple[str, ...] = ("tables",),
 ) -> list[dict[str, Any]]:
+    """Each kind of phase (the tables', the followers') through each server on this
+    database, each on a database of its own, in a child process of its own."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
     env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
     env["PYTHONPATH"] = str(ROOT)
     env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-{backend}")  # the servers' cache
-    limit = args.deadline + 300  # setup, migrations, verification
 
-    def child(server: str) -> dict[str, Any]:
-        out = Path(scratch) / f"{backend}-{server}.json"
-        failed = {"backend": backend, "server": server, "pass": False}
+    def child(server: str, kind: str) -> dict[str, Any]:
+        out = Path(scratch) / f"{backend}-{server}-{kind}.json"
+        failed = {"kind": kind, "backend": backend, "server": server, "pass": False}
+        limit = args.deadline + 300  # setup, migrations, verification
+        if kind == "followers":
+            limit = 2 * args.follow_seconds + 3 * (args.poll_interval or 15) + 600
         try:
             done = subprocess.run(
-                child_args(args, backend, server, out, scratch),
+                child_args(args, backend, server, out, scratch, kind),
                 cwd=ROOT,
                 env=env,
                 timeout=limit,
@@ -440,26 +468,41 @@ def run_backend(
             return {**failed, "failed": f"exit {done.returncode}"}
         return json.loads(out.read_text())
 
+    names = {"tables": "load", "followers": "followers"}
     results = []
     if backend == "sqlite":
-        for server in servers:  # each server plays on a database of its own
-            env["SQLITE_PATH"] = str(Path(scratch) / f"load-{server}.sqlite3")
-            results.append(child(server))
+        for kind in kinds:
+            for server in servers:  # each server plays on a database of its own
+                env["SQLITE_PATH"] = str(Path(scratch) / f"{names[kind]}-{server}.sqlite3")
+                results.append(child(server, kind))
         return results
     problem = postgres_available()
     if problem:
         return [
-            {"backend": backend, "server": s, "pass": False, "failed": f"not run: {problem}"}
+            {
+                "kind": kind,
+                "backend": backend,
+                "server": s,
+                "pass": False,
+                "failed": f"not run: {problem}",
+            }
+            for kind in kinds
             for s in servers
         ]
     with postgres(max_connections=200) as url:
-        for server in servers:
-            env["DATABASE_URL"] = another_database(url, f"ginclub_load_{server}")
-            results.append(child(server))
+        for kind in kinds:
+            for server in servers:
+                env["DATABASE_URL"] = another_database(url, f"ginclub_{names[kind]}_{server}")
+                results.append(child(server, kind))
     return results
 
 
 def print_result(result: dict[str, Any]) -> None:
+    if result.get("kind") == "followers":
+        from .followers_phase import print_followers
+
+        print_followers(result)
+        return
     name = f"{result.get('database', result['backend'])} · {result.get('server', '')}"
     if "failed" in result:
         print(f"\n{name}: FAILED: {result['failed']}")
@@ -525,6 +568,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="after each hand also GET the two regions htmx reloads (triples the requests)",
     )
     parser.add_argument("--report", type=Path, default=REPORT)
+    parser.add_argument(
+        "--keep-scratch", type=Path, metavar="DIR", help="keep logs and databases in DIR"
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--followers-only", action="store_true", help="only the followers phase")
+    which.add_argument("--no-followers", action="store_true", help="only the tables phase")
+    add_follower_arguments(parser)
+    parser.add_argument("--kind", choices=KINDS, default="tables", help=argparse.SUPPRESS)
     parser.add_argument("--phase", choices=BACKENDS, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--scratch", help=argparse.SUPPRESS)
@@ -537,16 +588,29 @@ def main(argv: list[str] | None = None) -> int:
         return run_phase(args)
     backends = BACKENDS if args.backend == "both" else (args.backend,)
     servers = SERVERS if args.server == "both" else (args.server,)
+    kinds = ("followers",) if args.followers_only else ("tables",) if args.no_followers else KINDS
     report: dict[str, Any] = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "cpus": os.cpu_count(),
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
-        "budget": "zero errors, zero lost or duplicated hands",
+        "budget": "zero errors, zero lost or duplicated hands"
+        + (
+            f"; followers: poll p95 ≤ {args.max_poll_p95_ms:g} ms, hand entry p95 ≤ "
+            f"{args.max_hand_p95_ms:g} ms, ≥ {args.min_region_rps:g} region requests/s, "
+            f"a hand in every follower's standings within one poll interval + "
+            f"{args.delay_margin:g} s"
+            if "followers" in kinds
+            else ""
+        ),
         "runs": [],
     }
-    with tempfile.TemporaryDirectory(prefix="ginclub-load-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="ginclub-load-") as temporary:
+        scratch = temporary
+        if args.keep_scratch:  # the servers' logs and databases, kept for a post-mortem
+            args.keep_scratch.mkdir(parents=True, exist_ok=True)
+            scratch = str(args.keep_scratch.resolve())
         for backend in backends:
-            for result in run_backend(backend, servers, args, scratch):
+            for result in run_backend(backend, servers, args, scratch, kinds):
                 report["runs"].append(result)
                 print_result(result)
     report["load_average_end"] = [round(x, 2) for x in os.getloadavg()]

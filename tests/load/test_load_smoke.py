@@ -40,6 +40,7 @@ def test_four_tables_lose_nothing(tmp_path):
             "20",
             "--report",
             str(report_path),
+            "--no-followers",
         ],
         cwd=ROOT,
         capture_output=True,
