@@ -8,13 +8,15 @@ read by name and seed only; their email and phone are not even loaded. Used by t
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from scoring.engine import HandInput, MatchSheet
+from scoring.engine import MatchSheet
 from scoring.services import load_inputs, score_matches
 from tournaments.models import Entry, Match, Tournament
 from tournaments.permissions import can_direct
@@ -58,7 +60,8 @@ class PublicData:
 
 
 def load(tournament: Tournament) -> PublicData:
-    """Two queries (three before the bracket exists), whatever the number of players."""
+    """Two queries (two before the bracket exists; one when every match was scored at its
+    current version already), whatever the number of players."""
     private = [
         f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE_PLAYER_FIELDS
     ]
@@ -69,20 +72,58 @@ def load(tournament: Tournament) -> PublicData:
         .defer(*private, *unused, *UNUSED_MATCH_FIELDS)
         .order_by("round", "section", "position", "pk")
     )
-    inputs: dict[int, list[HandInput]] = {}
     entries: list[Entry] = []
+    sheets: dict[int, MatchSheet] = {}
     if matches:
-        # A 256-player field has ~15,000 hands: streamed, as plain rows.
-        inputs = load_inputs(match__tournament=tournament, stream=True)
+        sheets = _sheets(tournament, matches)
     else:
         entries = list(
             tournament.entries.filter(withdrawn=False)
             .select_related("player")
             .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
         )
-    sheets = score_matches(tournament.ruleset, matches, inputs)
     result = compute(tournament, matches, sheets)
     return PublicData(tournament, matches, result, entries)
+
+
+# The engine's sheets of the matches this process scored lately, by what decides a sheet:
+# the match, its version (which every write of its hands moves on), who dealt first and
+# the rules. A live page rendered again after a hand re-reads and re-scores only the
+# matches whose version moved: at 256 players that is most of a render's load.
+_scored: OrderedDict[tuple[int, int, str, tuple], MatchSheet | None] = OrderedDict()
+_scored_lock = threading.Lock()
+SCORED_SHEETS = 8192
+
+
+def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchSheet]:
+    """Every match's sheet: the ones this process scored at the same version as they were,
+    the others from their hands (one query for all of them, streamed)."""
+    rules = tuple(sorted((name, repr(value)) for name, value in tournament.rules.items()))
+    keys = {m.pk: (m.pk, m.version, m.first_dealer or "", rules) for m in matches}
+    with _scored_lock:
+        known = {pk: _scored[key] for pk, key in keys.items() if key in _scored}
+    sheets = {pk: sheet for pk, sheet in known.items() if sheet is not None}
+    stale = [match for match in matches if match.pk not in known]
+    if stale:
+        # A 256-player field has ~15,000 hands: streamed, as plain rows.
+        if len(stale) == len(matches):
+            inputs = load_inputs(match__tournament=tournament, stream=True)
+        else:
+            inputs = load_inputs(match__in=[match.pk for match in stale], stream=True)
+        fresh = score_matches(tournament.ruleset, stale, inputs)
+        sheets.update(fresh)
+        with _scored_lock:
+            for match in stale:  # None: no hands, no sheet
+                _scored[keys[match.pk]] = fresh.get(match.pk)
+            while len(_scored) > SCORED_SHEETS:
+                _scored.popitem(last=False)
+    return sheets
+
+
+def forget_sheets() -> None:
+    """Drop this process's scored sheets (tests and the bench's cold measurements)."""
+    with _scored_lock:
+        _scored.clear()
 
 
 def format_line(tournament: Tournament) -> str:

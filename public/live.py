@@ -251,9 +251,13 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 
 
 def forget() -> None:
-    """Drop this process's copies (the shared cache is the caller's to clear)."""
+    """Drop this process's copies of rendered groups and scored sheets (the shared cache
+    is the caller's to clear)."""
+    from .data import forget_sheets
+
     with _recent_lock:
         _recent.clear()
+    forget_sheets()
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -302,3 +302,31 @@ def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_secon
     fresh = poll(client, running_eight)
     assert reads == [f"public:{running_eight.pk}:en:page"]  # looked once, then rendered
     assert fresh.content != b"" and fresh["ETag"].startswith(f'W/"{running_eight.pk}.')
+
+
+def test_sheets_are_kept_by_match_version_and_a_correction_rescored(running_eight):
+    from django.contrib import admin
+
+    from public.data import forget_sheets
+    from scoring.models import Hand
+    from scoring.services import HandData, correct_hand
+
+    t = running_eight
+    first = load(t)
+    again, count = queries(lambda: load(t))
+    assert count == 1 and again.sheets == first.sheets  # nothing changed: no hands read
+    match = live_match(t)
+    correct_hand(match=match, **named(match, 4), data=HandData("knock", "A", 1, 60))
+    corrected = load(t)
+    forget_sheets()
+    assert corrected.sheets == load(t).sheets  # the same as scored from scratch
+    assert corrected.sheets[match.pk] != first.sheets[match.pk]
+    # A data fix in the admin moves the match's version too.
+    hand = Hand.objects.get(match=match, number=4)
+    hand.defender_deadwood = 90
+    request = RequestFactory().post("/admin/")
+    request.user = t.owner
+    admin.site._registry[Hand].save_model(request, hand, None, True)
+    fixed = load(t)
+    forget_sheets()
+    assert fixed.sheets == load(t).sheets and fixed.sheets != corrected.sheets
