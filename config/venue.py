@@ -39,6 +39,8 @@ THREADS = 16
 # the process may open as many files as its hard limit allows (Unix).
 CONNECTION_LIMIT = 4000
 USE_POLL = hasattr(select, "poll")
+# Where there is no poll() (Windows), CPython's select() watches at most 512 sockets.
+SELECT_CONNECTION_LIMIT = 450
 ADDRESS_CHECK_SECONDS = 15
 # No 0/O or 1/l/i: the first-start password is read off a screen and typed.
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -197,7 +199,7 @@ def serve(*, port: int, demo: bool = True, out: TextIO = sys.stdout) -> None:
             application,
             listen=f"0.0.0.0:{port}",
             threads=THREADS,
-            connection_limit=CONNECTION_LIMIT if USE_POLL else 900,
+            connection_limit=CONNECTION_LIMIT if USE_POLL else SELECT_CONNECTION_LIMIT,
             asyncore_use_poll=USE_POLL,
             ident="ginclub",
             clear_untrusted_proxy_headers=True,
