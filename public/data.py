@@ -12,14 +12,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from django.http import Http404, HttpRequest
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from scoring.engine import MatchSheet
 from scoring.services import load_inputs, score_matches
 from tournaments.models import Entry, Match, Tournament
-from tournaments.permissions import can_direct
 
 from .standings import Standings, compute
 
@@ -27,16 +24,6 @@ PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
 # Never read by these pages; the timestamps cost a conversion each, ~2,300 a page at 256.
 UNUSED_MATCH_FIELDS = ("token", "token_revoked", "queued_at", "started_at", "completed_at")
 UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created", "player__updated")
-
-
-def published(request: HttpRequest, slug: str) -> Tournament:
-    """The tournament of a public page or PDF; a draft is not public yet (404), except to
-    its directors, who may look before they open registration."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    draft = tournament.status == Tournament.Status.DRAFT
-    if draft and not can_direct(request.user, tournament):
-        raise Http404
-    return tournament
 
 
 @dataclass

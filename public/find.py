@@ -101,8 +101,7 @@ def _respond(
     response = TemplateResponse(request, template, context).render()
     what = _what(request, kind)
     if what is None:
-        del response.headers["Last-Modified"]
-        return response
+        return response  # a message waits: no validators (condition() adds none either)
     return headers(response, found, what, rendered.tag, private=not _fragment(request))
 
 

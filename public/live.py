@@ -143,7 +143,15 @@ def last_modified(request: HttpRequest, slug: str, **kwargs: Any) -> datetime:
 def visitor_tag(request: HttpRequest) -> str | None:
     """What a whole page (not a region) depends on besides the version: who is logged in
     and the CSRF cookie its forms carry a token of. None when a message is waiting to be
-    shown once: such a page is never answered with a 304."""
+    shown once: such a page is never answered with a 304. Worked out once per request
+    (the ``ETag``, the ``Last-Modified`` and the view all ask)."""
+    if hasattr(request, "public_visitor"):
+        return request.public_visitor
+    request.public_visitor = _visitor_tag(request)  # type: ignore[attr-defined]
+    return request.public_visitor
+
+
+def _visitor_tag(request: HttpRequest) -> str | None:
     storage = get_messages(request)
     for _message in storage:
         storage.used = False  # looked at, not shown: they stay for the page
