@@ -259,13 +259,15 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 
 
 def forget() -> None:
-    """Drop this process's copies of rendered groups and scored sheets (the shared cache
-    is the caller's to clear)."""
+    """Drop this process's copies of rendered groups, scored sheets and rendered pieces
+    (the shared cache is the caller's to clear)."""
+    from . import fragments
     from .data import forget_sheets
 
     with _recent_lock:
         _recent.clear()
     forget_sheets()
+    fragments.forget()
 
 
 @contextmanager

@@ -330,3 +330,45 @@ def test_sheets_are_kept_by_match_version_and_a_correction_rescored(running_eigh
     fixed = load(t)
     forget_sheets()
     assert fixed.sheets == load(t).sheets and fixed.sheets != corrected.sheets
+
+
+def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight, monkeypatch):
+    """Match boxes and standings rows are kept by what they show (public.fragments): after
+    hands, a correction, a confirmation and a rename, the regions rendered with this
+    process's pieces are byte for byte a render from nothing, in either language."""
+    from collections import OrderedDict
+
+    from django.utils import translation
+
+    from public import fragments
+    from scoring.services import HandData, correct_hand
+    from tournaments.registry import update_player
+
+    t = running_eight
+
+    def regions() -> dict[str, str]:
+        context = page_context(load(t))
+        return {part: _render(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")}
+
+    def from_nothing() -> dict[str, str]:  # with no pieces, leaving the kept ones be
+        with monkeypatch.context() as nothing_kept:
+            nothing_kept.setattr(fragments, "_kept", OrderedDict())
+            return regions()
+
+    match = live_match(t)
+    seen = []
+    for step in range(4):
+        for language in ("en", "es"):
+            with translation.override(language):
+                warm = regions()
+                seen.append(warm)
+                assert warm == from_nothing()
+        if step == 0:
+            play(match, [knock("B", 2, 30)])
+        elif step == 1:
+            correct_hand(match=match, **named(match, 5), data=HandData("knock", "A", 1, 60))
+        elif step == 2:
+            player = match.side_a.player
+            update_player(player=player, data={"name": "Renamed Player"}, user=t.owner)
+    assert len({page["standings"] for page in seen}) == 8  # every step and language differs
+    assert "Renamed Player" in seen[-1]["bracket"] and "Renamed Player" in seen[-1]["standings"]
