@@ -56,6 +56,10 @@ from tournaments.permissions import can_direct
 POLL_SECONDS = 10
 # A group is rendered again at most this often, however fast the version moves.
 RERENDER_SECONDS = 1.0
+# A region answered as rendered before the latest change tells the page to poll again
+# sooner (``Poll-Again-After``, seconds; static/js/live.js), so that the change still
+# shows within one poll interval of happening.
+POLL_AGAIN_HEADER = "Poll-Again-After"
 # How long a render may hold the group's render lock before another may try.
 RENDER_LOCK_SECONDS = 30
 # How long a rendered group stays in the cache without being asked for.
@@ -201,6 +205,21 @@ def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> Http
     if live_.etag(what, tag).removeprefix("W/") not in asked:
         return None
     return headers(HttpResponseNotModified(), live_, what, tag)
+
+
+def poll_again(response: HttpResponse, live_: Live, rendered: Rendered) -> HttpResponse:
+    """Mark a polled region served as last rendered while a newer version waits.
+
+    What changed after that render began reaches the follower at their next poll; polled
+    at the usual interval from now, that would be up to a poll interval *plus* the age of
+    the render. ``Poll-Again-After`` asks for the next poll that much sooner (at least a
+    second from now), so every change shows within one poll interval, and a page polls
+    no more often than it would otherwise (one request, earlier).
+    """
+    if rendered.tag != live_.tag:
+        age = max(0.0, time.time() - rendered.at)
+        response.headers[POLL_AGAIN_HEADER] = str(max(1, int(POLL_SECONDS - age)))
+    return response
 
 
 def packed(text: str) -> bytes:

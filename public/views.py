@@ -141,9 +141,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     if request.htmx:
         part = _page_part(request)
         unchanged = not_modified(request, found, part, rendered.tag)
-        if unchanged is not None:
-            return unchanged
-        return headers(sent(request, rendered.parts[part]), found, part, rendered.tag)
+        if unchanged is None:
+            unchanged = headers(sent(request, rendered.parts[part]), found, part, rendered.tag)
+        return live_pages.poll_again(unchanged, found, rendered)
     tournament = found.tournament
     context = {
         "tournament": tournament,

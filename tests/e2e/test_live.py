@@ -59,6 +59,7 @@ class Network:
                     "if_none_match": self.sent.get(request_id, {}).get("if-none-match", ""),
                     "status": answer["status"],
                     "etag": answer.get("etag", ""),
+                    "again": answer.get("poll-again-after", ""),
                 }
             )
         return found
@@ -126,3 +127,37 @@ def test_polls_send_validators_get_304s_and_show_a_new_hand(desktop, live_server
     poll(desktop)  # and quiet again
     again = network.polls()
     assert len(again) == 2 and all(p["status"] == 304 for p in again), again
+
+
+def test_a_region_answered_as_last_rendered_is_polled_again_sooner(
+    desktop, live_server, monkeypatch
+):
+    """A hand waits for its render (the group is not due yet): the page is answered what
+    it has, with ``Poll-Again-After``, and live.js sends the next poll that much sooner
+    than htmx's interval would."""
+    monkeypatch.setattr("public.live.RERENDER_SECONDS", 600)
+    tournament = make_bracket(players=8)
+    match = playable(tournament)[0]
+    play(match, [knock("A", 2, 30)])
+    network = Network(desktop)
+    desktop.clock.install()
+    desktop.goto(f"/t/{tournament.slug}/")
+    poll(desktop)
+    assert all(not p["again"] for p in network.polls()), network.polls()
+
+    play(match, [knock("B", 3, 40)])
+    network.clear()
+    desktop.clock.pause_at(desktop.evaluate("Date.now()") + 1000)
+    desktop.clock.run_for((POLL_SECONDS + 1) * 1000)
+    desktop.wait_for_load_state("networkidle")
+    desktop.wait_for_timeout(300)
+    stale = network.polls()
+    assert len(stale) == 2 and all(p["again"] for p in stale), stale
+    seconds = min(int(p["again"]) for p in stale)
+    assert 1 <= seconds < POLL_SECONDS
+
+    network.clear()
+    desktop.clock.run_for(seconds * 1000 + 200)  # sooner than the interval: polled again
+    desktop.wait_for_load_state("networkidle")
+    desktop.wait_for_timeout(300)
+    assert sorted(p["region"] for p in network.polls()) == ["bracket", "standings"]

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from public import live as live_module
 from public.data import load
+from public.live import POLL_SECONDS
 from public.views import PAGE, _render, page_context
 from tests.factories import make_bracket
 from tests.public.test_standings import playable
@@ -372,3 +373,39 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
             update_player(player=player, data={"name": "Renamed Player"}, user=t.owner)
     assert len({page["standings"] for page in seen}) == 8  # every step and language differs
     assert "Renamed Player" in seen[-1]["bracket"] and "Renamed Player" in seen[-1]["standings"]
+
+
+def test_a_region_answered_as_last_rendered_asks_for_an_earlier_poll(
+    client, running_eight, monkeypatch
+):
+    """Served the last render while a hand waits for the next one, a follower polls again
+    sooner than the interval by the render's age, so the hand shows within one interval:
+    the page's regions and a player's own view, as 200s and as 304s."""
+    t = running_eight
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 1.0)
+    clock = [1000.0]
+    monkeypatch.setattr(live_module.time, "time", lambda: clock[0])
+    header = live_module.POLL_AGAIN_HEADER
+    first = poll(client, t)
+    assert first.status_code == 200 and header not in first  # the current version
+    entry_id = t.entries.order_by("pk").first().pk
+    view_url = reverse("public:player", args=[t.slug, entry_id]) + "?region=view"
+    view = client.get(view_url, HTTP_HX_REQUEST="true")
+    assert view.status_code == 200 and header not in view
+    play(live_match(t), [knock("B", 2, 30)])
+    clock[0] += 0.7  # the hand is in, the renders are 0.7 s old and not due again yet
+    stale = poll(client, t)
+    assert stale.content == first.content and stale[header] == str(POLL_SECONDS - 1)
+    assert poll(client, t, first["ETag"]).status_code == 304
+    assert poll(client, t, first["ETag"])[header] == str(POLL_SECONDS - 1)
+    stale_view = client.get(view_url, HTTP_HX_REQUEST="true")
+    assert stale_view.content == view.content and stale_view[header] == str(POLL_SECONDS - 1)
+    again = client.get(view_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=view["ETag"])
+    assert again.status_code == 304 and again[header] == str(POLL_SECONDS - 1)
+    clock[0] += 0.5  # due: rendered again, with the hand
+    fresh = poll(client, t)
+    assert fresh.content != first.content and header not in fresh
+    clock[0] += POLL_SECONDS  # a render as old as a whole interval: at least a second
+    play(live_match(t), [knock("B", 2, 30)])
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 60.0)
+    assert poll(client, t)[header] == "1"
