@@ -46,6 +46,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
 from tournaments.language import use_tournament_language
@@ -205,6 +206,36 @@ def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> Http
     if live_.etag(what, tag).removeprefix("W/") not in asked:
         return None
     return headers(HttpResponseNotModified(), live_, what, tag)
+
+
+def region(request: HttpRequest, live_: Live, rendered: Rendered, part: str) -> HttpResponse:
+    """A region a page polls (``part`` of ``rendered``), or a 304 when the follower has
+    it as it is.
+
+    Its ``ETag`` names the region's *content*, not the version: a hand changes the
+    standings but seldom the bracket, so most bracket polls are answered 304 (no body
+    over the venue Wi-Fi) although the version moved. ``Last-Modified`` is the time of
+    the version the region shows; ``If-Modified-Since`` counts only without
+    ``If-None-Match``, as HTTP says.
+    """
+    blob: bytes = rendered.parts[part]
+    digest = hashlib.blake2s(blob, digest_size=8).hexdigest()
+    etag = f'W/"{live_.pk}.{live_.language}.{part}.{digest}"'
+    shown = int(rendered.tag.split(".")[2]) / 1_000_000  # the version's time, in µs
+    asked = request.headers.get("If-None-Match")
+    if asked is not None:
+        unchanged = etag.removeprefix("W/") in {
+            value.strip().removeprefix("W/") for value in asked.split(",")
+        }
+    else:
+        since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+        unchanged = since is not None and int(shown) <= since
+    response = HttpResponseNotModified() if unchanged else sent(request, blob)
+    response.headers["ETag"] = etag
+    response.headers["Last-Modified"] = http_date(shown)
+    patch_vary_headers(response, VARY)
+    patch_cache_control(response, no_cache=True)
+    return poll_again(response, live_, rendered)
 
 
 def poll_again(response: HttpResponse, live_: Live, rendered: Rendered) -> HttpResponse:

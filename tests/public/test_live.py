@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.http import http_date
 
 from public import live as live_module
 from public.data import load
@@ -48,7 +51,7 @@ def test_a_poll_that_finds_nothing_new_gets_a_304_after_one_query(client, runnin
     first = poll(client, running_eight)
     assert first.status_code == 200
     etag = first["ETag"]
-    assert re.fullmatch(r'W/"\d+\.\d+\.\d+\.en\.standings"', etag)
+    assert re.fullmatch(r'W/"\d+\.en\.standings\.[0-9a-f]{16}"', etag)
     assert first["Last-Modified"] and "no-cache" in first["Cache-Control"]
     assert "private" not in first["Cache-Control"]  # the same for every visitor
     for header in ("HX-Request", "HX-Target", "Accept-Language", "Cookie"):
@@ -207,8 +210,30 @@ def test_the_tag_names_the_language_and_the_version_time(client, running_eight):
     english.cookies["django_language"] = "en"
     assert ".en.standings" in poll(english, t)["ETag"]
     version = PublicVersion.objects.get(tournament=t)
-    stamp = round(version.changed_at.timestamp() * 1_000_000)
-    assert spanish["ETag"] == f'W/"{t.pk}.{version.number}.{stamp}.es.standings"'
+    assert spanish["Last-Modified"] == http_date(int(version.changed_at.timestamp()))
+
+
+def test_a_region_s_tag_names_its_content_so_an_unchanged_one_is_a_304(client, running_eight):
+    """A hand moves the version; the bracket looks the same after it (no game ended), so
+    a bracket poll is a 304 while the standings poll brings the new numbers."""
+    t = running_eight
+    bracket, standings = poll(client, t, region="bracket"), poll(client, t)
+    play(live_match(t), [knock("B", 2, 30)])
+    assert poll(client, t, bracket["ETag"], region="bracket").status_code == 304
+    changed = poll(client, t, standings["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != standings["ETag"]
+
+    # Without If-None-Match, If-Modified-Since decides, by the version the region shows
+    # (to the second, as HTTP dates go: here the version is made two seconds younger).
+    def asked_since(response):
+        return client.get(region_url(t), **REGION, HTTP_IF_MODIFIED_SINCE=response["Last-Modified"])
+
+    assert asked_since(changed).status_code == 304
+    version = PublicVersion.objects.get(tournament=t)
+    later = version.changed_at + timedelta(seconds=2)
+    PublicVersion.objects.filter(pk=version.pk).update(number=F("number") + 1, changed_at=later)
+    newer = asked_since(changed)
+    assert newer.status_code == 200 and newer["Last-Modified"] == http_date(later.timestamp())
 
 
 def test_the_projector_shows_the_tables_when_players_are_called(client):
