@@ -369,6 +369,9 @@ def _draw_summary(
         if complete:
             values["game_bonus"] = str(game["game_bonus"][side] or "–")
             values["shutout"] = str(game["shutout_bonus"][side] or "–")
+        if game.get("doubled"):
+            # The last Hollywood column under hollywood_last_doubled: its parts, then twice.
+            values["game_total"] = f"×2: {game['total'][side]}"
         for key, text in values.items():
             y, h = summary_y[key]
             font, size = (BOLD, 9) if key == "game_total" else (REGULAR, 8)
