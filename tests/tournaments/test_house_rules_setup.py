@@ -151,7 +151,7 @@ SUMMARY = {
         "Hollywood, 5 kolomme tot 100",
         "3 kolomme tegelyk oop; sodra een sluit, gaan die volgende oop",
         "die laaste kolom wat klaarmaak, tel dubbel",
-        "aas hoog of laag, rye om die hoek (K-A-2)",
+        "aas hoog of laag, reekse om die hoek (K-A-2)",
         "'n ongepaarde aas tel 15",
         "gelykop gaan na die klopper",
         "klopbasis 15",
