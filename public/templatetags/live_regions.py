@@ -22,9 +22,12 @@ STATS_FIELDS = tuple(field.name for field in fields(PlayerStats))
 
 @register.simple_tag(takes_context=True)
 def match_box(context: template.Context, box: MatchBox) -> SafeString:
-    """One match of the bracket (its link needs the tournament's slug)."""
+    """One match of the bracket (its link needs the tournament's slug). Kept under the
+    box's ``repr`` (every field it has): text, which the garbage collector need not
+    walk, where thousands of kept boxes would each be objects for it to visit."""
     slug = context["tournament"].slug
-    return fragment(MATCH_BOX, (slug, box), {"box": box, "tournament": context["tournament"]})
+    key = (slug, repr(box))
+    return fragment(MATCH_BOX, key, {"box": box, "tournament": context["tournament"]})
 
 
 @register.simple_tag
