@@ -288,15 +288,17 @@ def _sparse_edges(field_: _Field, players: Sequence[SwissPlayer]) -> list[tuple[
 
 
 def _solve_by_groups(field_: _Field, weights: _Weights, seed: int) -> dict[int, int]:
-    """Pair every score group that can stay on its own as the Dutch ideal, and match the
-    runs of groups between them separately.
+    """Pair every score group that can be closed on its own by itself, and match the runs
+    of groups between such groups separately.
 
-    A group stays on its own when it is even, an even number of players stand above it,
-    and its ideal pairing (1 v 1+h …) holds no rematch. If the whole round then meets
-    the deviation floor, no pair in any pairing as good on rules 1–3 crosses the cuts
-    around such a group (each odd cut is crossed once, between neighbouring groups;
-    these cuts are even), so the group's ideal pairing, which costs nothing, is part
-    of a best round, and the runs between such groups are independent problems.
+    A group is closed when it is even and an even number of players stand above it (and
+    it is not the lowest group of an odd field, which holds the bye). If the whole round
+    then meets the deviation floor, no pair of any pairing as good on rules 1–3 crosses
+    the cuts around a closed group (each odd cut is crossed once, between neighbouring
+    groups; these cuts are even), so a best round pairs a closed group within itself,
+    and the runs between closed groups are independent problems. A closed group takes
+    its Dutch ideal (1 v 1+h …), which costs nothing, unless that holds a rematch; then
+    it is matched on its own.
     """
     mate: dict[int, int] = {}
     run: list[SwissPlayer] = []
@@ -316,20 +318,20 @@ def _solve_by_groups(field_: _Field, weights: _Weights, seed: int) -> dict[int, 
         return True
 
     for g, members in enumerate(field_.groups):
-        half = len(members) // 2
-        ideal = list(zip(members[:half], members[half:], strict=False))
-        alone = (
-            len(members) % 2 == 0
-            and above % 2 == 0
-            and not (g == last and field_.odd)
-            and not any(b.id in a.opponents for a, b in ideal)
-        )
+        closed = len(members) % 2 == 0 and above % 2 == 0 and not (g == last and field_.odd)
         above += len(members)
-        if not alone:
+        if not closed:
             run.extend(members)
             continue
         if not flush():
             return {}
+        half = len(members) // 2
+        ideal = list(zip(members[:half], members[half:], strict=True))
+        if any(b.id in a.opponents for a, b in ideal):
+            run.extend(members)
+            if not flush():
+                return {}
+            continue
         for a, b in ideal:
             mate[a.id], mate[b.id] = b.id, a.id
     return mate if flush() else {}
