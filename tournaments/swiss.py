@@ -9,8 +9,9 @@ The rules, in order of importance (each one strictly outweighs all the ones afte
 --------------------------------------------------------------------------------------
 1. **No avoidable rematch**: two players meet again only when no pairing of the whole
    field avoids it, and then as few times as possible.
-2. **At most one bye per player**: an odd field gives one bye (a win, no opponent), and
-   only to a player who already had one when everyone still playing has.
+2. **At most one bye per player**: an odd field gives one bye (a win, no opponent), to
+   a player who already had one only when everyone still playing has (or when rule 1
+   leaves no other way).
 3. **Score groups**: players meet others on the same match points; when that cannot be
    (an odd group, a rematch to avoid), the stray is kept as small as possible. A pair
    strays by the difference of its players' match points, *squared*, so that two
@@ -40,14 +41,22 @@ maximum-weight perfect matching (``networkx.max_weight_matching`` with
 An odd field gets a dummy "bye" vertex.
 
 networkx's blossom algorithm is O(n³) in pure Python, far too slow on the complete
-graph of a 1,024-player field. So the matching is first solved on a sparse graph: each
-player's neighbours in the standings (score, then rank) plus the Dutch partners around
-their ideal one. That answer is accepted only with a proof that the complete graph
-could not do better on rules 1–3: it has no rematch, no second bye, and its deviation
-equals a lower bound every pairing must pay (each boundary between score groups with
-an odd number of players above it must be crossed by some pair; see
-:func:`_deviation_floor`). Otherwise the matching is solved again on the complete
-graph. Rules 4 and 5 are optimal within the graph that was solved.
+graph of a 1,024-player field, so the round is solved in up to three tries, the first
+whose answer comes with a proof that the complete graph could not do better on rules
+1–3: no rematch, no second bye, and a deviation equal to a lower bound every pairing
+must pay (each cut between score groups with an odd number of players above it must be
+crossed by some pair; see :func:`_deviation_floor`).
+
+1. ``groups``: a score group that is even with an even number above it is paired
+   within itself (the Dutch ideal, or a matching of the group alone if that ideal
+   holds a rematch), the groups between such groups as separate matchings
+   (:func:`_solve_by_groups` says why that loses nothing once the proof holds);
+2. ``sparse``: one matching of the whole field over each player's next neighbours in
+   the standings and the Dutch partners around their ideal one;
+3. ``complete``: the complete graph, exact by construction.
+
+Rules 4 and 5 are optimal within the graph that was solved. :attr:`SwissRound.method`
+says which try it was.
 
 What this module does not do: know about Django, stages or results; decide scores or
 standings (:mod:`tournaments.tiebreaks`); store anything.
