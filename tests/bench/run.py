@@ -25,6 +25,12 @@ measures with Django's test client:
   and for the same poll answered with a 304 (``If-None-Match``); the 304 and a cold
   render of the region for information;
 - **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
+- **Swiss pairing** (``tests/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
+  the median CPU time of :func:`tournaments.swiss.pair_round`: budget under one second,
+  absolute (the issue's);
+- **losers'-bracket rematches**: double eliminations of 3 to 64 players played with the
+  same random results by our drop order and brackets-manager.js's default, early and
+  immediate rematches counted: ours at or below the peer's at every size;
 - **backup**: the wall time and size of one online backup (``backups.sqlite.backup``) of
   the database once the tournaments are built, the largest fully played, for information.
 
@@ -817,6 +823,27 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": pdf["ratio"] <= pdf["budget"],
             }
         )
+    swiss = report.get("swiss")
+    if swiss:
+        checks.append(
+            {
+                "name": f"pair round {swiss['round']} of a {swiss['players']:,}-player Swiss "
+                "(CPU s, median)",
+                "value": swiss["median_cpu_s"],
+                "budget": f"< {swiss['budget_s']}",
+                "pass": swiss["pass"],
+            }
+        )
+    rematches = report.get("rematches")
+    if rematches:
+        checks.append(
+            {
+                "name": "losers'-bracket rematches, 3–64 players: sizes worse than the peer",
+                "value": len(rematches["worse_than_peer"]),
+                "budget": "0",
+                "pass": rematches["pass"],
+            }
+        )
     return checks
 
 
@@ -829,6 +856,8 @@ def run_bench(
     poll_samples: int = 200,
     warmup: int = 10,
     pdf: tuple[int, int] | None = (128, 7),
+    swiss_players: int = 1024,
+    rematch_sets: int = 1000,
 ) -> dict[str, Any]:
     """Build the data and take every measurement; Django must be set up with a database,
     and with a cache of the bench's own: it is emptied before every cold request."""
@@ -863,6 +892,10 @@ def run_bench(
     )
     if pdf is not None:
         report["round_pack"] = run_pdf(*pdf)
+    from .pairing_bench import measure_rematches, measure_swiss
+
+    report["swiss"] = measure_swiss(swiss_players)
+    report["rematches"] = measure_rematches(rematch_sets)
     report["environment"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     report["seconds"] = round(time.perf_counter() - start, 1)
     report["budgets"] = budgets(report)
@@ -937,6 +970,17 @@ def print_report(report: dict[str, Any]) -> None:
             )
     if report.get("pages_missing"):
         print(f"  not measured (not available): {', '.join(report['pages_missing'])}")
+    swiss = report.get("swiss")
+    if swiss:
+        print(
+            f"  Swiss, {swiss['players']} players, round {swiss['round']}: "
+            f"{swiss['median_cpu_s']} s CPU ({swiss['median_wall_s']} s wall, "
+            f"{swiss['method']}, deviation {swiss['deviation']}, "
+            f"{swiss['rematches']} rematches)"
+        )
+    rematches = report.get("rematches")
+    if rematches:
+        print("\n".join("  " + line for line in rematches["lines"]))
     pdf = report.get("round_pack") or {}
     if "skipped" in pdf:
         print(f"  round pack: {pdf['skipped']}")
@@ -971,6 +1015,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--no-pdf", action="store_true", help="skip the round-pack benchmark")
+    parser.add_argument("--swiss-players", type=int, default=1024)
+    parser.add_argument("--rematch-sets", type=int, default=1000)
     parser.add_argument("--report", type=Path, default=REPORT)
     args = parser.parse_args(argv)
 
@@ -983,6 +1029,8 @@ def main(argv: list[str] | None = None) -> int:
             poll_samples=args.poll_samples,
             warmup=args.warmup,
             pdf=None if args.no_pdf else (128, 7),
+            swiss_players=args.swiss_players,
+            rematch_sets=args.rematch_sets,
         )
         from django.db import connections
 
