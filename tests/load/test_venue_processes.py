@@ -52,6 +52,19 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+def port_free(port: int, *, deadline: float) -> bool:
+    """Whether ``port`` can be listened on again before ``deadline`` (the last process
+    holding it may still be ending)."""
+    while True:
+        try:
+            with socket.create_server(("127.0.0.1", port)):
+                return True
+        except OSError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+
+
 def ask(host: str, port: int) -> bytes:
     with socket.create_connection((host, port), 30) as sock:
         sock.sendall(f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
@@ -86,7 +99,6 @@ def test_the_processes_share_the_room_and_stop_with_the_server(tmp_path):
         while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(alive(pid) for pid in workers)
-        with socket.create_server(("127.0.0.1", port)):
-            pass  # nothing holds the port any more
+        assert port_free(port, deadline=time.monotonic() + 10)  # nothing holds it any more
     finally:
         stop(process)
