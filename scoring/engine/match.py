@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import rule
 from .errors import ScoringError, _
 from .games import GameSummary, GameTally, Pair, settle
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
@@ -46,6 +47,8 @@ class ScoredHand:
         )
         if with_dealer:
             data["dealer"] = self.dealer.value if self.dealer else None
+        if self.hand.cards is not None:
+            data["cards"] = rule(self.hand.cards).to_dict()  # cached: scored already
         return data
 
 
