@@ -44,7 +44,7 @@ What this package does not do: store anything, translate messages (it marks them
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
 """
 
-from .cards import HandCards, Ruling, Settled, settle
+from .cards import HandCards, Ruling, Settled, rule, settle
 from .contract import parse_hand, parse_request, parse_side, score_request
 from .errors import ScoringError
 from .games import GameSummary, Pair
@@ -103,6 +103,7 @@ __all__ = [
     "preset_names",
     "preview_hand",
     "resolve_rules",
+    "rule",
     "score_hand",
     "score_match",
     "score_request",

@@ -381,6 +381,15 @@ class Ruling:
     defender_unmatched: tuple[Card, ...]
     defender_deadwood: int
 
+    @property
+    def layoffs_by_meld(self) -> tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...]:
+        """``(knocker's meld, cards laid off on it)`` for each meld that took some."""
+        return tuple(
+            (meld, tuple(card for card, target in self.layoffs if target == i))
+            for i, meld in enumerate(self.knocker_melds)
+            if any(target == i for _card, target in self.layoffs)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The ``cards`` of a hand in the ``score_sheet`` output."""
         return {
