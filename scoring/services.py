@@ -87,9 +87,7 @@ class HandData:
     deadwood: int | None = None
     defender_deadwood: int | None = None
     knock_card: str = ""
-    cards: dict[str, list[str]] | None = None
-    """Both hands' cards as stored (``{"knocker": […], "defender": […]}``), or None when
-    the counts were typed."""
+    cards: dict[str, list[str]] | None = None  # {"knocker": […], "defender": […]} or None
 
     @classmethod
     def of(cls, hand: Hand) -> HandData:

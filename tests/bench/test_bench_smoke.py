@@ -96,6 +96,7 @@ def test_bench_report_shape_and_query_counts():
         poll_samples=6,
         warmup=1,
         pdf=None,
+        cards=(30, 1),
     )
 
     assert report["sizes"] == [4, 8, 16]
@@ -171,6 +172,11 @@ def test_bench_report_shape_and_query_counts():
     queries = next(c for c in report["budgets"] if c["name"].startswith("queries of a cached"))
     assert queries["value"] == "1 / 1" and queries["pass"], queries
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
+    counts = report["cards"]
+    assert counts["melds"]["dealt"]["hands"] == 60 and counts["melds"]["melded"]["us_per_hand"] > 0
+    assert counts["layoffs"]["melded"]["us_per_hand"] > 0
+    assert any(name.startswith("optimal melds, µs per hand") for name in names)
+    assert any(name.startswith("lay-offs") for name in names)
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
 

@@ -15,7 +15,8 @@ from functools import cache
 import pytest
 
 from scoring.engine import PRESETS, Card, HandKind, ScoringError
-from scoring.engine.cards import HandCards, arrangements, deadwood, defend, mask_of, rule, settle
+from scoring.engine.cards import HandCards, mask_of, rule, settle
+from scoring.engine.melds import arrangements, deadwood, defend
 
 Naive = tuple[int, str]  # (rank 1..13, suit)
 RANKS = "A23456789TJQK"
@@ -183,7 +184,7 @@ def test_every_optimal_arrangement_is_found():
 
 
 def _joined(melds: list[int]) -> frozenset:
-    from scoring.engine.cards import canonical
+    from scoring.engine.melds import canonical
 
     return frozenset(canonical(melds))
 
