@@ -165,6 +165,7 @@ class HandForm(CardPicker, forms.Form):
         self.replacing = replacing
         self.preview: ScoredHand | None = None
         self.ruling: Ruling | None = None  # what the cards say, when they were picked
+        self.cards_incomplete = False
         self.missing: list[str] = []  # labels of required fields left empty
         rules: RuleSet = match.tournament.ruleset
         self.fields["kind"].choices = kind_choices(
@@ -243,6 +244,9 @@ class HandForm(CardPicker, forms.Form):
             return
         rules: RuleSet = self.match.tournament.ruleset
         cards = self.cards()
+        assert cards is not None
+        # Still picking: the preview says how far along, rather than an error.
+        self.cards_incomplete = len(cards["knocker"]) < 10 or len(cards["defender"]) < 10
         try:
             hand_cards = HandCards.parse(cards)
             self.ruling = rule(hand_cards)

@@ -90,13 +90,13 @@ class HandCards:
     def of(cls, knocker: object, defender: object) -> HandCards:
         hands = []
         seen: set[Card] = set()
+        not_a_list = {
+            "knocker": _('cards: the knocker\'s cards must be a list such as ["7S", "TD"]'),
+            "defender": _('cards: the defender\'s cards must be a list such as ["7S", "TD"]'),
+        }
         for name, texts in (("knocker", knocker), ("defender", defender)):
             if not isinstance(texts, list | tuple) or not all(isinstance(t, str) for t in texts):
-                raise ScoringError(
-                    _('cards: the %(hand)s\'s cards must be a list such as ["7S", "TD"]'),
-                    {"hand": name},
-                    field="cards",
-                )
+                raise ScoringError(not_a_list[name], field="cards")
             hand = []
             for text in texts:
                 card = Card.parse(text, field="cards")

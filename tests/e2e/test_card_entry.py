@@ -112,6 +112,13 @@ def test_pictures_of_the_picker_and_the_dispute_page(browser, live_server, deskt
     page.locator("details.card-picker summary").tap()
     screenshot(page, "cards-match-page-phone")
     phone.close()
+    table = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    page = table.new_page()
+    page.goto(f"/table/{match.token}/")
+    page.locator("details.card-picker summary").click()
+    tick_click(page, "knocker_cards", KNOCKER[:6])
+    screenshot(page, "cards-table-page-desktop")
+    table.close()
 
 
 def tick_click(page, name: str, cards: list[str]) -> None:

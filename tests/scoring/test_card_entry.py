@@ -106,7 +106,11 @@ def test_the_preview_with_too_few_cards_says_how_many(client):
     response = client.post(
         sheet_url(match, "hand-preview"), cards_post(knocker=KNOCKER[:7]), **HTMX
     )
-    assert "the knocker has 7 cards" in response.content.decode()
+    html = response.content.decode()
+    assert "Cards picked: 7 of 10 for the player who went out, 10 of 10" in html
+    assert "preview-error" not in html
+    saved = client.post(sheet_url(match, "hand-create"), cards_post(knocker=KNOCKER[:7]))
+    assert "the knocker has 7 cards" in saved.content.decode()
 
 
 @pytest.mark.parametrize(
