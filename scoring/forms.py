@@ -85,13 +85,30 @@ class WrittenOutCards(WrittenOut):
         return list(value) if isinstance(value, list | tuple) else []
 
 
-def _cards_field(label: Any) -> forms.MultipleChoiceField:
-    return forms.MultipleChoiceField(
-        label=label, choices=CARD_CHOICES, required=False, widget=WrittenOutCards
-    )
+class CardsField(forms.Field):
+    """The cards ticked for one hand, as codes (``"TS"``). A plain field, not a
+    MultipleChoiceField: Django copies each field for every form, and 52 choices each
+    time would weigh on every hand entered."""
+
+    widget = WrittenOutCards
+    default_error_messages = {"invalid": _("%(value)s is not a card.")}
+
+    def to_python(self, value: Any) -> list[str]:
+        return [str(code) for code in value or []]
+
+    def validate(self, value: list[str]) -> None:
+        for code in value:
+            if code not in CARD_CODES:
+                raise forms.ValidationError(
+                    self.error_messages["invalid"], code="invalid", params={"value": code}
+                )
 
 
-CARD_CHOICES = [(f"{rank}{suit}", f"{rank}{suit}") for suit in "SHDC" for rank in CARD_RANKS]
+def _cards_field(label: Any) -> CardsField:
+    return CardsField(label=label, required=False)
+
+
+CARD_CODES = frozenset(f"{rank}{suit}" for suit in "SHDC" for rank in CARD_RANKS)
 
 
 class CardPicker:

@@ -3,6 +3,7 @@ links."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import template
@@ -73,6 +74,17 @@ def card_grid(form: Any, name: str, other: str) -> SafeString:
     Written in Python for the same reason as :func:`choice_buttons`: the hand form is
     rendered again after every hand entered."""
     picked, taken = set(form.picked(name)), set(form.picked(other))
+    if not picked and not taken:  # a fresh form, after every hand entered: the same HTML
+        return _empty_grid(name)
+    return _grid(name, picked, taken)
+
+
+@functools.cache
+def _empty_grid(name: str) -> SafeString:
+    return _grid(name, set(), set())
+
+
+def _grid(name: str, picked: set[str], taken: set[str]) -> SafeString:
     rows = []
     for suit in "SHDC":
         cells = format_html_join(

@@ -127,7 +127,7 @@ def run(*, hands: int = 2000, repeats: int = 5, seed: int = 18) -> dict[str, Any
             "pass": slowest <= MELDS_BUDGET_US,
         },
         {
-            "name": "lay-offs: a knock's whole ruling, µs per hand (melded)",
+            "name": "lay-offs, µs per hand (melded knocks)",
             "value": layoffs,
             "budget": f"≤ {LAYOFFS_BUDGET_US:g}",
             "pass": layoffs <= LAYOFFS_BUDGET_US,

@@ -124,7 +124,7 @@ def test_the_preview_with_too_few_cards_says_how_many(client):
         pytest.param(cards_post(kind="draw"), "A dead hand has no cards", id="draw"),
         pytest.param(cards_post(defender=[]), "the defender has 0 cards", id="one-hand"),
         pytest.param(cards_post(defender=[*DEFENDER[:9], "5S"]), "5S is given twice", id="dup"),
-        pytest.param(cards_post(knocker=[*KNOCKER[:9], "ZZ"]), "Select a valid choice", id="bad"),
+        pytest.param(cards_post(knocker=[*KNOCKER[:9], "ZZ"]), "ZZ is not a card", id="bad"),
     ],
 )
 def test_bad_cards_are_refused_with_a_message_and_nothing_saved(client, post, message):
