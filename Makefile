@@ -74,9 +74,11 @@ faults: $(DEV_STAMP)
 messages: $(DEV_STAMP)
 	$(PY) manage.py compilemessages --ignore=.venv
 
-## translations: gather new and changed messages into locale/es (GNU gettext), then compile
+## translations: gather new and changed messages into every catalogue in locale/ (GNU
+## gettext), then compile. A new language: `manage.py makemessages -l CODE` once, then
+## one line in settings.LANGUAGES.
 translations: $(DEV_STAMP)
-	$(PY) manage.py makemessages -l es --no-obsolete \
+	$(PY) manage.py makemessages --all --no-obsolete \
 		--ignore=.venv --ignore=tests --ignore=test-artifacts --ignore=data
 	$(PY) manage.py compilemessages --ignore=.venv
 

@@ -1,6 +1,6 @@
 """``ginclub``: the one command a director runs, on Windows, macOS or Linux.
 
-    ginclub venue [--port 8000] [--data DIR] [--backups DIR] [--no-demo]
+    ginclub venue [--port 8000] [--data DIR] [--backups DIR] [--no-demo] [--processes N]
                                 the venue server (the default; ``make run``)
     ginclub dev [--port 8000]   Django's development server on 127.0.0.1 (``make dev``)
     ginclub backup              one backup of the database now
@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--data", help="the data folder (database, secret key); default data/")
         sub.add_argument("--backups", help="where backups go, e.g. a USB stick")
     venue.add_argument("--no-demo", action="store_true", help="no demo tournament on first start")
+    venue.add_argument(
+        "--processes",
+        type=int,
+        help="serving processes (macOS, Linux); default one per CPU core, at most 4",
+    )
     restore = commands.add_parser("restore", help="restore a backup (stop the server first)")
     restore.add_argument("file")
     restore.add_argument("--data", help="the data folder to restore into; default data/")
@@ -89,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _speak_the_director_language()
     try:
         if options.command == "venue":
-            return _venue(options.port, demo=not options.no_demo)
+            return _venue(options.port, demo=not options.no_demo, processes=options.processes)
         if options.command == "dev":
             call_command("migrate", verbosity=0, interactive=False)
             call_command("seed_demo", if_empty=True)
@@ -104,13 +109,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _venue(port: int, *, demo: bool) -> int:
+def _venue(port: int, *, demo: bool, processes: int | None = None) -> int:
     from django.utils.translation import gettext as _
 
     from config.venue import serve
 
     try:
-        serve(port=port, demo=demo)
+        serve(port=port, demo=demo, processes=processes)
     except KeyboardInterrupt:
         pass
     except OSError as error:

@@ -227,7 +227,13 @@ LOGIN_REDIRECT_URL = "tournaments:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+# The site's languages: a new one is its catalogue (locale/<code>/LC_MESSAGES) and one
+# line here. Tournaments, the switcher and the tests all read this list.
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("af", _("Afrikaans")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True

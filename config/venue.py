@@ -7,14 +7,26 @@ thread, prints the address phones use (and its QR code) and serves the site with
 waitress, a production WSGI server in pure Python that runs on Windows, macOS and Linux
 alike, on every IPv4 interface of the laptop.
 
+One Python process computes on one CPU core at a time, and a full room (2,000 phones
+following the page while the tables enter hands) needs them all. So on macOS and Linux
+the listening socket is shared with more waitress processes, one per core
+(:data:`MAX_PROCESSES` at most, ``--processes`` to choose): :mod:`config.venue_worker`,
+started as ordinary commands (``subprocess``) that are handed the socket; the system
+gives each new connection to whichever process takes it first. Only the first process
+prepares the database, prints and takes backups; the others stop when it does. Windows
+cannot hand a socket to another command this way and is served by the one process.
+
 Nothing here forks or needs a shell.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import secrets
 import select
+import socket
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -41,6 +53,11 @@ CONNECTION_LIMIT = 4000
 USE_POLL = hasattr(select, "poll")
 # Where there is no poll() (Windows), CPython's select() watches at most 512 sockets.
 SELECT_CONNECTION_LIMIT = 450
+# Connections waiting to be accepted, for a room whose phones all poll at once.
+BACKLOG = 2048
+# Serving processes at most (one per CPU core up to this many): beyond it, SQLite's one
+# writer at a time and the shared cache decide, not the cores.
+MAX_PROCESSES = 4
 ADDRESS_CHECK_SECONDS = 15
 # No 0/O or 1/l/i: the first-start password is read off a screen and typed.
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -184,26 +201,86 @@ def open_files(wanted: int) -> int:
     return soft
 
 
-def serve(*, port: int, demo: bool = True, out: TextIO = sys.stdout) -> None:
+def server_options() -> dict[str, object]:
+    """waitress's settings, the same in every serving process."""
+    return {
+        "threads": THREADS,
+        "connection_limit": CONNECTION_LIMIT if USE_POLL else SELECT_CONNECTION_LIMIT,
+        "asyncore_use_poll": USE_POLL,
+        "backlog": BACKLOG,
+        "ident": "ginclub",
+        "clear_untrusted_proxy_headers": True,
+    }
+
+
+def can_share_socket() -> bool:
+    """Whether other commands can be handed the listening socket (not on Windows)."""
+    return os.name == "posix"
+
+
+def process_count(asked: int | None = None) -> int:
+    """How many processes serve: ``asked``, else one per CPU core up to
+    :data:`MAX_PROCESSES`; always one where the socket cannot be shared."""
+    if not can_share_socket():
+        return 1
+    if asked is not None:
+        return max(1, asked)
+    return max(1, min(os.cpu_count() or 1, MAX_PROCESSES))
+
+
+def listener(port: int) -> socket.socket:
+    """The listening socket on every IPv4 interface (an address in use raises OSError
+    here, before anything is printed)."""
+    return socket.create_server(("0.0.0.0", port), backlog=BACKLOG)
+
+
+def start_workers(sock: socket.socket, count: int) -> list[subprocess.Popen[bytes]]:
+    """``count`` more processes serving ``sock`` (:mod:`config.venue_worker`). Each
+    reads its standard input until this process closes it, or ends: then it stops too,
+    even when this process was killed."""
+    workers = []
+    for _number in range(count):
+        workers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "config.venue_worker", str(sock.fileno())],
+                stdin=subprocess.PIPE,
+                pass_fds=(sock.fileno(),),
+                env=os.environ.copy(),
+            )
+        )
+    return workers
+
+
+def stop_workers(workers: list[subprocess.Popen[bytes]], grace: float = 5.0) -> None:
+    for worker in workers:
+        if worker.stdin is not None:
+            worker.stdin.close()
+    for worker in workers:
+        try:
+            worker.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def serve(
+    *, port: int, demo: bool = True, processes: int | None = None, out: TextIO = sys.stdout
+) -> None:
     import waitress
 
+    sock = listener(port)
     password = prepare(demo=demo, out=out)
     from config.wsgi import application  # after collectstatic: whitenoise indexes the files
 
+    connection.close()  # the other processes open their own
     stop_backups = start_backups()
     stop_watching = watch_addresses(settings.VENUE_ADDRESSES, port, out)
     banner(port=port, password=password, out=out)
+    open_files(CONNECTION_LIMIT + 256)
+    workers = start_workers(sock, process_count(processes) - 1)
     try:
-        open_files(CONNECTION_LIMIT + 256)
-        waitress.serve(
-            application,
-            listen=f"0.0.0.0:{port}",
-            threads=THREADS,
-            connection_limit=CONNECTION_LIMIT if USE_POLL else SELECT_CONNECTION_LIMIT,
-            asyncore_use_poll=USE_POLL,
-            ident="ginclub",
-            clear_untrusted_proxy_headers=True,
-        )
+        waitress.serve(application, sockets=[sock], **server_options())
     finally:
+        stop_workers(workers)
         stop_watching.set()
         stop_backups()

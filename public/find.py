@@ -27,7 +27,7 @@ from tournaments.models import Tournament
 
 from . import live as live_pages
 from .data import load
-from .live import Live, headers, last_modified, live, visitor_tag
+from .live import Live, headers, last_modified, live, not_modified, visitor_tag
 from .players import MIN_QUERY, PlayerView, people, player_view, search
 
 FIND = "public/find.html"
@@ -98,11 +98,17 @@ def _respond(
         "poll_seconds": live_pages.POLL_SECONDS,
         **context,
     }
-    response = TemplateResponse(request, template, context).render()
     what = _what(request, kind)
+    region = _fragment(request)
+    if region and what is not None:
+        unchanged = not_modified(request, found, what, rendered.tag)
+        if unchanged is not None:
+            return live_pages.poll_again(unchanged, found, rendered)
+    response = TemplateResponse(request, template, context).render()
     if what is None:
         return response  # a message waits: no validators (condition() adds none either)
-    return headers(response, found, what, rendered.tag, private=not _fragment(request))
+    response = headers(response, found, what, rendered.tag, private=not region)
+    return live_pages.poll_again(response, found, rendered) if region else response
 
 
 @require_GET

@@ -46,6 +46,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
 from tournaments.language import use_tournament_language
@@ -56,6 +57,10 @@ from tournaments.permissions import can_direct
 POLL_SECONDS = 10
 # A group is rendered again at most this often, however fast the version moves.
 RERENDER_SECONDS = 1.0
+# A region answered as rendered before the latest change tells the page to poll again
+# sooner (``Poll-Again-After``, seconds; static/js/live.js), so that the change still
+# shows within one poll interval of happening.
+POLL_AGAIN_HEADER = "Poll-Again-After"
 # How long a render may hold the group's render lock before another may try.
 RENDER_LOCK_SECONDS = 30
 # How long a rendered group stays in the cache without being asked for.
@@ -203,6 +208,51 @@ def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> Http
     return headers(HttpResponseNotModified(), live_, what, tag)
 
 
+def region(request: HttpRequest, live_: Live, rendered: Rendered, part: str) -> HttpResponse:
+    """A region a page polls (``part`` of ``rendered``), or a 304 when the follower has
+    it as it is.
+
+    Its ``ETag`` names the region's *content*, not the version: a hand changes the
+    standings but seldom the bracket, so most bracket polls are answered 304 (no body
+    over the venue Wi-Fi) although the version moved. ``Last-Modified`` is the time of
+    the version the region shows; ``If-Modified-Since`` counts only without
+    ``If-None-Match``, as HTTP says.
+    """
+    blob: bytes = rendered.parts[part]
+    digest = hashlib.blake2s(blob, digest_size=8).hexdigest()
+    etag = f'W/"{live_.pk}.{live_.language}.{part}.{digest}"'
+    shown = int(rendered.tag.split(".")[2]) / 1_000_000  # the version's time, in µs
+    asked = request.headers.get("If-None-Match")
+    if asked is not None:
+        unchanged = etag.removeprefix("W/") in {
+            value.strip().removeprefix("W/") for value in asked.split(",")
+        }
+    else:
+        since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+        unchanged = since is not None and int(shown) <= since
+    response = HttpResponseNotModified() if unchanged else sent(request, blob)
+    response.headers["ETag"] = etag
+    response.headers["Last-Modified"] = http_date(shown)
+    patch_vary_headers(response, VARY)
+    patch_cache_control(response, no_cache=True)
+    return poll_again(response, live_, rendered)
+
+
+def poll_again(response: HttpResponse, live_: Live, rendered: Rendered) -> HttpResponse:
+    """Mark a polled region served as last rendered while a newer version waits.
+
+    What changed after that render began reaches the follower at their next poll; polled
+    at the usual interval from now, that would be up to a poll interval *plus* the age of
+    the render. ``Poll-Again-After`` asks for the next poll that much sooner (at least a
+    second from now), so every change shows within one poll interval, and a page polls
+    no more often than it would otherwise (one request, earlier).
+    """
+    if rendered.tag != live_.tag:
+        age = max(0.0, time.time() - rendered.at)
+        response.headers[POLL_AGAIN_HEADER] = str(max(1, int(POLL_SECONDS - age)))
+    return response
+
+
 def packed(text: str) -> bytes:
     """``text`` gzipped once, when its group is rendered: every follower's poll is sent
     these bytes as they are (a standings region of 256 players shrinks about tenfold,
@@ -259,13 +309,15 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 
 
 def forget() -> None:
-    """Drop this process's copies of rendered groups and scored sheets (the shared cache
-    is the caller's to clear)."""
+    """Drop this process's copies of rendered groups, scored sheets and rendered pieces
+    (the shared cache is the caller's to clear)."""
+    from . import fragments
     from .data import forget_sheets
 
     with _recent_lock:
         _recent.clear()
     forget_sheets()
+    fragments.forget()
 
 
 @contextmanager

@@ -114,15 +114,14 @@ def _page_part(request: HttpRequest) -> str:
 
 
 def _page_etag(request: HttpRequest, slug: str) -> str | None:
-    found = live(request, slug)
     if request.htmx:
-        return found.etag(_page_part(request))
+        return None  # a region's validators name its content: live_pages.region()
     visitor = visitor_tag(request)
-    return found.etag(f"page.{visitor}") if visitor is not None else None
+    return live(request, slug).etag(f"page.{visitor}") if visitor is not None else None
 
 
 def _page_modified(request: HttpRequest, slug: str) -> datetime | None:
-    if not request.htmx and visitor_tag(request) is None:
+    if request.htmx or visitor_tag(request) is None:
         return None
     return last_modified(request, slug)
 
@@ -139,11 +138,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     found = live(request, slug)
     rendered = live_pages.group(found, "page", lambda: _page_regions(found.tournament))
     if request.htmx:
-        part = _page_part(request)
-        unchanged = not_modified(request, found, part, rendered.tag)
-        if unchanged is not None:
-            return unchanged
-        return headers(sent(request, rendered.parts[part]), found, part, rendered.tag)
+        return live_pages.region(request, found, rendered, _page_part(request))
     tournament = found.tournament
     context = {
         "tournament": tournament,

@@ -185,6 +185,9 @@ class HandForm(CardPicker, forms.Form):
         self.cards_incomplete = False
         self.missing: list[str] = []  # labels of required fields left empty
         rules: RuleSet = match.tournament.ruleset
+        # The engine refuses more than the rules allow (98, or more when an ace counts
+        # more than 10); the browser is told the same.
+        self.max_deadwood = rules.max_deadwood
         self.fields["kind"].choices = kind_choices(
             knock=rules.oklahoma or rules.knock_limit > 0, big_gin=rules.big_gin_bonus is not None
         )

@@ -1,13 +1,16 @@
-"""Spanish is complete: every message is translated, the compiled catalogue is current, and
-the main pages and every PDF kind come out in Spanish with no English left.
+"""Every language of the site is complete: each one in ``settings.LANGUAGES`` but the
+source language (English) has a catalogue in which every message is translated, the
+compiled catalogue is current, and the main pages and every PDF kind come out in that
+language with no English left. A language added to settings without its catalogue, or a
+string added without a translation in each catalogue, fails here.
 
-Three independent nets, each failing on a string added without a Spanish translation:
+Three independent nets, each failing on a string added without a translation:
 
 * the catalogue test re-extracts the messages from the current source (``makemessages``
   into a scratch copy of the project, or a pure-Python extractor where GNU gettext is not
   installed) and wants each one translated in ``locale/es``;
-* the page and PDF tests render them in Spanish and look for English UI words;
-* they also render the same thing in English and want no word of it left in the Spanish
+* the page and PDF tests render them in each language and look for English UI words;
+* they also render the same thing in English and want no word of it left in the other
   version, except names from the data and words that are the same in both languages.
 
 What the pages show as data (player and tournament names, the audit log's raw JSON, the
@@ -35,8 +38,15 @@ from django.conf import settings
 from django.utils.translation.template import templatize
 
 BASE_DIR = Path(settings.BASE_DIR)
-PO_PATH = BASE_DIR / "locale" / "es" / "LC_MESSAGES" / "django.po"
-MO_PATH = PO_PATH.with_suffix(".mo")
+# Every language the site speaks besides the one its messages are written in.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
+
+
+def po_path(language: str) -> Path:
+    return BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po"
+
+
+PO_PATH = po_path("es")
 # The same directories the Makefile's ``translations`` target leaves out.
 IGNORED_DIRS = {".venv", "tests", "test-artifacts", "data", "locale", "node_modules"}
 EXTENSIONS = {".py", ".html", ".txt"}  # makemessages' defaults for the "django" domain
@@ -272,27 +282,47 @@ def extracted(tmp_path_factory) -> tuple[list[PoEntry], str]:
     return makemessages_extract(tmp_path_factory.mktemp("makemessages"))
 
 
-@pytest.fixture(scope="module")
-def catalogue() -> tuple[dict[str, str], dict[Key, PoEntry]]:
-    fields, entries = read_po(PO_PATH)
-    return fields, {e.key: e for e in entries if not e.obsolete}
+@dataclass
+class Catalogue:
+    language: str
+    fields: dict[str, str]
+    entries: dict[Key, PoEntry]
+
+    def __iter__(self):  # (fields, entries), as the tests unpack it
+        return iter((self.fields, self.entries))
+
+    def __getitem__(self, index: int):
+        return (self.fields, self.entries)[index]
 
 
-def _untranslated(wanted: dict[Key, str], catalogue: dict[Key, PoEntry]) -> list[str]:
+@pytest.fixture(scope="module", params=TRANSLATED)
+def catalogue(request) -> Catalogue:
+    """One translated language's catalogue: every test using it runs once per language."""
+    path = po_path(request.param)
+    assert path.exists(), f"{request.param} is in settings.LANGUAGES but has no {path}"
+    fields, entries = read_po(path)
+    return Catalogue(request.param, fields, {e.key: e for e in entries if not e.obsolete})
+
+
+def _untranslated(wanted: dict[Key, str], catalogue: Catalogue) -> list[str]:
     problems = []
+    path = po_path(catalogue.language).relative_to(BASE_DIR)
     for key, where in sorted(wanted.items(), key=lambda item: item[1]):
-        entry = catalogue.get(key)
+        entry = catalogue.entries.get(key)
         label = f"{where}: {key[1]!r}" + (f" (context {key[0]!r})" if key[0] else "")
         if entry is None:
-            problems.append(f"{label} is not in {PO_PATH.relative_to(BASE_DIR)}")
+            problems.append(f"{label} is not in {path}")
         elif "fuzzy" in entry.flags:
             problems.append(f"{label} is fuzzy")
         elif not entry.msgstr or not all(entry.msgstr):
-            problems.append(f"{label} has no Spanish translation")
+            problems.append(f"{label} has no {catalogue.language} translation")
     return problems
 
 
-FIX = "run `make translations`, translate the new messages in locale/es and commit .po and .mo"
+FIX = (
+    "run `make translations`, translate the new messages in every catalogue in locale/ "
+    "and commit .po and .mo"
+)
 
 
 @needs_gettext
@@ -303,7 +333,7 @@ def test_makemessages_finds_nothing_untranslated(extracted, catalogue):
         f"singular one. Give one of them a context.\n{warnings}"
     )
     wanted = {e.key: " ".join(e.locations) for e in entries}
-    problems = _untranslated(wanted, catalogue[1])
+    problems = _untranslated(wanted, catalogue)
     assert not problems, f"{FIX}:\n" + "\n".join(problems)
 
 
@@ -317,7 +347,7 @@ def test_every_message_in_the_source_is_translated(catalogue):
     mixed = [key for key, uses in plural_use.items() if len(uses) > 1]
     assert not mixed, f"used both with and without a plural form (add a context): {mixed}"
     wanted = {m.key: m.where for m in messages}
-    problems = _untranslated(wanted, catalogue[1])
+    problems = _untranslated(wanted, catalogue)
     assert not problems, f"{FIX}:\n" + "\n".join(problems)
 
 
@@ -330,7 +360,7 @@ def test_python_extractor_agrees_with_makemessages(extracted):
 
 def test_the_catalogue_is_complete_and_well_formed(catalogue):
     fields, entries = catalogue
-    assert fields["Language"] == "es"
+    assert fields["Language"] == catalogue.language
     assert fields["Plural-Forms"] == "nplurals=2; plural=(n != 1);"
     assert fields["Content-Type"] == "text/plain; charset=UTF-8"
     problems = []
@@ -367,7 +397,7 @@ def _tags(text: str) -> list[str]:
 
 def test_the_compiled_catalogue_matches_the_po_file(catalogue):
     fields, entries = catalogue
-    with MO_PATH.open("rb") as handle:
+    with po_path(catalogue.language).with_suffix(".mo").open("rb") as handle:
         mo = gnu_gettext.GNUTranslations(handle)
     assert mo.info()["plural-forms"] == fields["Plural-Forms"]
     stale = []
@@ -386,6 +416,12 @@ def test_the_compiled_catalogue_matches_the_po_file(catalogue):
     assert not stale, "django.mo is out of date; run `make messages`:\n" + "\n".join(stale)
 
 
+ENGINE_MESSAGE = {
+    "es": "mano 4: los puntos sueltos de quien cierra (12) superan el límite de cierre de 10",
+    "af": "hand 4: die klopper se dooihout (12) is bo die kloplimiet van 10",
+}
+
+
 def test_engine_messages_are_in_the_catalogue(catalogue):
     """The engine marks its messages with a no-op ``_``; the web layer translates them."""
     from django.utils import translation
@@ -396,15 +432,41 @@ def test_engine_messages_are_in_the_catalogue(catalogue):
         "knocker deadwood %(deadwood)d is over the knock limit of %(limit)d",
         {"deadwood": 12, "limit": 10},
     ).at_hand(4)
-    with translation.override("es"):
+    with translation.override(catalogue.language):
         text = error.render(translation.gettext)
-    assert text == (
-        "mano 4: los puntos sueltos de quien cierra (12) superan el límite de cierre de 10"
-    )
+    assert text == ENGINE_MESSAGE[catalogue.language]
     assert str(error) == "hand 4: knocker deadwood 12 is over the knock limit of 10"
 
 
-# -- pages and PDFs in Spanish ---------------------------------------------------------------
+def test_every_language_of_the_site_is_checked_and_compiled():
+    """A language is a catalogue and one line of settings: each one in settings.LANGUAGES
+    has its .po and .mo, a tournament may speak it, and the switcher offers it."""
+    from tournaments.models import Tournament
+
+    assert settings.LANGUAGE_CODE == "en" and "en" in dict(settings.LANGUAGES)
+    assert {"es", "af"} <= set(TRANSLATED)
+    for language in TRANSLATED:
+        assert po_path(language).exists() and po_path(language).with_suffix(".mo").exists()
+    field = Tournament._meta.get_field("language")
+    assert [code for code, _name in field.choices] == [c for c, _n in settings.LANGUAGES]
+    assert field.max_length >= max(len(code) for code, _name in settings.LANGUAGES)
+
+
+@pytest.mark.django_db
+def test_a_new_language_in_settings_needs_no_migration(settings):
+    """The tournament's language choices come from settings.LANGUAGES through a callable,
+    which the migrations name instead of copying the list."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.LANGUAGES = [*settings.LANGUAGES, ("pt-br", "Brazilian Portuguese")]
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+    assert "No changes detected" in out.getvalue()
+
+
+# -- pages and PDFs in each language ---------------------------------------------------------
 
 
 def _word_list(text: str) -> frozenset[str]:
@@ -432,13 +494,27 @@ ENGLISH_WORDS = _word_list(
     """
 )
 # Words that are the same in both languages, card ranks and match keys (W1-2, P), and
-# "none", the word the setup form takes for "no big gin" in any language.
+# "none", the word the setup form takes for "no big gin" in any language; the names of
+# rule sets (Palace, Tedesco) and the language switcher's codes.
 SAME_IN_BOTH = _word_list(
     """
     A B C J Q K N P W O Gin gin Gins rummy Hollywood Oklahoma Total total Final final Club
     Director Provisional control a no vs PDF JSON CSV UTF A4 kB EN ES Rating rating none
+    AF Palace Tedesco
     """
 )
+
+# Afrikaans words spelt like English ones: English UI words that are Afrikaans too, and
+# words both versions print. Everything else English in an Afrikaans page is a miss.
+ALSO_AFRIKAANS = _word_list("hand Hand is of Status")
+# "s" is the end of "s'n" (almal s'n: everyone's); "Nov" a month in a date.
+SAME_IN_AFRIKAANS = _word_list("in as by my My s AF Nov bonus Modern Letter Afrikaans")
+SAME_IN_SPANISH = _word_list("as")  # "as" is the Spanish for an ace
+ALSO_IN = {"es": frozenset(), "af": ALSO_AFRIKAANS}
+SAME_IN = {
+    "es": SAME_IN_BOTH | SAME_IN_SPANISH,
+    "af": SAME_IN_BOTH | ALSO_AFRIKAANS | SAME_IN_AFRIKAANS,
+}
 
 NAMES = [
     "Ana Ruiz",
@@ -496,13 +572,17 @@ def words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_]+", re.sub(r"\S+://\S+", " ", text)))
 
 
-def english_left(spanish: str, english: str, data_words: set[str]) -> dict[str, set[str]]:
-    """English UI words in the Spanish text, and words of the English rendering that
-    survive in the Spanish one (names and words shared by both languages aside)."""
-    found = words(spanish)
+def english_left(
+    translated: str, english: str, data_words: set[str], language: str = "es"
+) -> dict[str, set[str]]:
+    """English UI words in the translated text, and words of the English rendering that
+    survive in it (names and words shared by both languages aside)."""
+    found = words(translated)
     return {
-        "English UI words": (found & ENGLISH_WORDS) - data_words,
-        "words also in the English version": (found & words(english)) - data_words - SAME_IN_BOTH,
+        "English UI words": (found & (ENGLISH_WORDS - ALSO_IN[language])) - data_words,
+        "words also in the English version": (found & words(english))
+        - data_words
+        - SAME_IN[language],
     }
 
 
@@ -671,22 +751,24 @@ def _get(client, url: str, language: str):
     return response
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("page", PAGES)
-def test_page_in_spanish_has_no_english(client, club, page):
+def test_page_in_each_language_has_no_english(client, club, page, language):
     signed_in, url_of = PAGES[page]
     if signed_in:
         client.force_login(club.director)
     url = url_of(club)
-    spanish = _get(client, url, "es")
-    assert spanish["Content-Language"] == "es"
+    translated = _get(client, url, language)
+    assert translated["Content-Language"] == language
     english = _get(client, url, "en")
     assert english["Content-Language"] == "en"
     left = english_left(
-        visible_text(spanish.content.decode()),
+        visible_text(translated.content.decode()),
         visible_text(english.content.decode()),
         club.data_words,
+        language,
     )
-    assert not any(left.values()), f"{url} in Spanish still shows English: {left}"
+    assert not any(left.values()), f"{url} in {language} still shows English: {left}"
 
 
 def test_public_pages_follow_the_tournament_language(client, club):
@@ -699,6 +781,20 @@ def test_public_pages_follow_the_tournament_language(client, club):
         response = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
         assert response["Content-Language"] == "es"
         assert spanish in visible_text(response.content.decode())
+
+
+def test_public_pages_follow_an_afrikaans_tournament(client, club):
+    """A third language works the same way: the tournament's, whatever the browser says."""
+    club.tournament.language = "af"
+    club.tournament.save(update_fields=["language"])
+    for url, afrikaans in (
+        (f"/t/{club.tournament.slug}/", "Ranglys en statistieke"),
+        (f"/table/{club.playing.token}/", "Hoe het die hand geëindig?"),
+        (f"/t/{club.tournament.slug}/display/?panel=tables", "Tafels aan die speel"),
+    ):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+        assert response["Content-Language"] == "af"
+        assert afrikaans in visible_text(response.content.decode())
 
 
 PDFS = {
@@ -723,16 +819,22 @@ def _pdf(client, url: str) -> str:
     return pdf_text(response.content)
 
 
+def _speak(club: Club, language: str) -> None:
+    for tournament in {club.tournament, club.hollywood.tournament}:
+        tournament.language = language
+        tournament.save(update_fields=["language"])
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("kind", PDFS)
-def test_pdf_in_spanish_has_no_english(client, club, kind):
+def test_pdf_in_each_language_has_no_english(client, club, kind, language):
     """PDFs speak the tournament's language, whatever the browser asks for."""
     client.force_login(club.director)
     url = PDFS[kind](club)
-    spanish = _pdf(client, url)
-    for tournament in {club.tournament, club.hollywood.tournament}:
-        tournament.language = "en"
-        tournament.save(update_fields=["language"])
+    _speak(club, language)
+    translated = _pdf(client, url)
+    _speak(club, "en")
     english = _pdf(client, url)
-    assert words(spanish) != words(english)
-    left = english_left(spanish, english, club.data_words)
-    assert not any(left.values()), f"{url} in Spanish still prints English: {left}"
+    assert words(translated) != words(english)
+    left = english_left(translated, english, club.data_words, language)
+    assert not any(left.values()), f"{url} in {language} still prints English: {left}"

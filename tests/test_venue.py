@@ -145,7 +145,9 @@ def test_ginclub_alone_means_the_venue_server(argv, monkeypatch):
     from config import cli
 
     started = []
-    monkeypatch.setattr(cli, "_venue", lambda port, demo: started.append((port, demo)) or 0)
+    monkeypatch.setattr(
+        cli, "_venue", lambda port, demo, processes: started.append((port, demo)) or 0
+    )
     monkeypatch.setattr("django.setup", lambda: None)
     monkeypatch.setattr(cli, "_speak_the_director_language", lambda: None)
     environment = {k: v for k, v in os.environ.items() if k != "PORT"}

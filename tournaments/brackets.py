@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, Literal
 
+from tournaments.drop_order import drop_orders
+
 __all__ = [
     "BYE",
     "MAX_DRAW_SEED",
@@ -228,14 +230,12 @@ def double_elimination(
 ) -> Bracket:
     """A winners' bracket as in :func:`single_elimination`, a losers' bracket, a grand final.
 
-    Losers' round 1 pairs the round-1 losers in drawing order. Each later winners'
-    round drops its losers opposite the losers'-bracket survivors of the *neighbouring*
-    subtree (the drop-in order swapped in pairs), never of their own: in a power-of-two
-    field nobody's first losers' match can be against a player they met in the winners'
-    bracket, except for the winners' final loser, whom anyone may have met. (With byes,
-    a player routed past an empty slot can meet a former opponent at once; among three
-    players two of whom may have met, that cannot be avoided locally.) Side A of a
-    drop-in match is the dropped player.
+    Losers' round 1 pairs the round-1 losers in drawing order. Each later winners' round
+    drops its losers in, side A, opposite the losers'-bracket survivors in the order
+    :mod:`tournaments.drop_order` chooses for this field and its byes, which keeps
+    players who met in the winners' bracket from meeting again early in the losers'
+    bracket at least as well as brackets-manager.js's default does. A slot only a bye
+    could fill is removed (see above).
 
     The grand final ``GF`` puts the winners' champion on side A and the losers'
     champion on side B. With ``reset`` the conditional ``GF2`` follows, fed by the
@@ -259,11 +259,12 @@ def double_elimination(
         losers_champion = dropped(by_round[0][0])
     else:
         first = [dropped(d) for d in by_round[0]]
+        round_one_byes = [d.is_bye for d in by_round[0]]
         survivors = _losers_round(losers, list(zip(first[::2], first[1::2], strict=True)))
-        for w_round in by_round[1:]:
+        for w_round, order in zip(by_round[1:], drop_orders(round_one_byes), strict=True):
             drops = [dropped(d) for d in w_round]
-            swapped = [drops[k ^ 1] for k in range(len(drops))] if len(drops) > 1 else drops
-            survivors = _losers_round(losers, list(zip(swapped, survivors, strict=True)))
+            placed = [drops[i] for i in order]
+            survivors = _losers_round(losers, list(zip(placed, survivors, strict=True)))
             if len(survivors) > 1:
                 survivors = _losers_round(
                     losers, list(zip(survivors[::2], survivors[1::2], strict=True))

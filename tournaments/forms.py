@@ -103,6 +103,12 @@ KNOB_LABELS: dict[str, Any] = {
     "games_to_win": _("Games to win the match"),
     "hollywood_columns": _("Hollywood columns"),
     "deal": _("Next dealer"),
+    "knock_base": _("Knock base (added to every won knock)"),
+    "box_timing": _("Boxes count"),
+    "hollywood_last_doubled": _("Hollywood: the last column to finish counts double"),
+    "hollywood_columns_open": _("Hollywood columns open"),
+    "ace_value": _("An unmatched ace counts"),
+    "runs_around_the_corner": _("Aces high or low, runs round the corner (K-A-2)"),
 }
 CHOICE_LABELS: dict[str, Any] = {
     "undercut": _("counts as an undercut"),
@@ -118,6 +124,11 @@ CHOICE_LABELS: dict[str, Any] = {
     "alternate": _("alternates"),
     "winner": _("winner of the hand"),
     "loser": _("loser of the hand"),
+    "knocker": _("goes to the knocker"),
+    "end": _("when the game ends"),
+    "running": _("at once, toward the target"),
+    "together": _("all at once"),
+    "rolling": _("three at a time, the next as one closes"),
 }
 PRESET_LABELS: dict[str, Any] = {
     "modern": _("Modern (one game to 100)"),
@@ -126,6 +137,8 @@ PRESET_LABELS: dict[str, Any] = {
     "oklahoma": _("Oklahoma"),
     "hollywood": _("Hollywood (three columns)"),
     "straight": _("Straight gin"),
+    "palace": _("Palace (boxes count at once)"),
+    "tedesco": _("Tedesco (Oklahoma, Hollywood to 200, aces 15)"),
 }
 NO_BIG_GIN = "none"
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}

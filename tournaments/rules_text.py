@@ -2,7 +2,9 @@
 
 ``rules_summary(ruleset)`` says only what a player needs at the table: the match format,
 how knocking works, the bonuses, and whatever departs from the usual (a tie that scores
-nothing, extra boxes, spades doubling, who deals). Translated with the active language.
+nothing or goes to the knocker, a knock base, extra boxes or boxes that count at once,
+spades doubling, who deals, Hollywood columns opening in turn or the last one doubled,
+aces at more than 1 and runs round the corner). Translated with the active language.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from scoring.engine import Deal, Format, OklahomaAce, RuleSet, Shutout, Tie
+from scoring.engine.rules import ROLLING_OPEN, BoxTiming, ColumnsOpen
 
 SEPARATOR = " · "
 
@@ -20,13 +23,19 @@ def rules_summary(ruleset: RuleSet) -> str:
 
 
 def _parts(r: RuleSet) -> list[str]:
-    return [*_match_format(r), *_knocking(r), *_bonuses(r), *_spades_and_dealing(r)]
+    return [
+        *_match_format(r),
+        *_knocking(r),
+        *_cards(r),
+        *_bonuses(r),
+        *_spades_and_dealing(r),
+    ]
 
 
 def _match_format(r: RuleSet) -> list[str]:
     """Games or Hollywood, the target, and how many games the match takes."""
     if r.format == Format.HOLLYWOOD:
-        return [
+        parts = [
             ngettext(
                 "Hollywood, %(columns)d column to %(target)d",
                 "Hollywood, %(columns)d columns to %(target)d",
@@ -34,6 +43,15 @@ def _match_format(r: RuleSet) -> list[str]:
             )
             % {"columns": r.hollywood_columns, "target": r.game_target}
         ]
+        # Rolling only differs from "together" when there are more columns than open.
+        if r.hollywood_columns_open == ColumnsOpen.ROLLING and r.hollywood_columns > ROLLING_OPEN:
+            parts.append(
+                _("%(open)d columns open at a time, the next as one closes")
+                % {"open": ROLLING_OPEN}
+            )
+        if r.hollywood_last_doubled:
+            parts.append(_("the last column to finish counts double"))
+        return parts
     parts = [_("Games to %(target)d") % {"target": r.game_target}]
     if r.games_to_win == 1:
         parts.append(pgettext("match length", "one game"))
@@ -58,6 +76,16 @@ def _knocking(r: RuleSet) -> list[str]:
     return []
 
 
+def _cards(r: RuleSet) -> list[str]:
+    """Aces that count more than 1 against their holder, and runs round the corner."""
+    parts = []
+    if r.runs_around_the_corner:
+        parts.append(_("aces high or low, runs round the corner (K-A-2)"))
+    if r.ace_value != 1:
+        parts.append(_("an unmatched ace counts %(value)d") % {"value": r.ace_value})
+    return parts
+
+
 def _bonuses(r: RuleSet) -> list[str]:
     """Gin, big gin, undercut (and a tie), boxes, game and shutout."""
     parts = [_("gin %(bonus)d") % {"bonus": r.gin_bonus}]
@@ -69,7 +97,14 @@ def _bonuses(r: RuleSet) -> list[str]:
         parts.append(_("undercut %(bonus)d") % {"bonus": r.undercut_bonus})
         if r.tie == Tie.NO_SCORE:
             parts.append(_("a tie scores nothing"))
-    parts.append(_("box %(bonus)d") % {"bonus": r.box_bonus})
+        elif r.tie == Tie.KNOCKER:
+            parts.append(_("a tie goes to the knocker"))
+        if r.knock_base:
+            parts.append(_("knock base %(bonus)d") % {"bonus": r.knock_base})
+    if r.box_timing == BoxTiming.RUNNING:
+        parts.append(_("box %(bonus)d, counted at once") % {"bonus": r.box_bonus})
+    else:
+        parts.append(_("box %(bonus)d") % {"bonus": r.box_bonus})
     if r.gin_extra_boxes:
         parts.append(
             ngettext("+%(n)d box for gin", "+%(n)d boxes for gin", r.gin_extra_boxes)

@@ -219,7 +219,7 @@ def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> Non
     versus = f"  {labels.versus}  "
     players = f"{isolate(header.player_a)}{versus}{isolate(header.player_b)}"
     ink.fitted(MARGIN, top - 48, players, room, BOLD, 13)
-    ink.fitted(MARGIN, top - 63, header.rules_summary, room, REGULAR, 8, smallest=5)
+    _draw_rules_summary(ink, MARGIN, top, header.rules_summary, room)
     if header.table is not None:
         x = g.width - MARGIN - QR_SIZE - GAP - TABLE_W / 2
         ink.text(x, top - TABLE_H + 9, str(header.table), BOLD, 24, CENTRE)
@@ -244,6 +244,27 @@ def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> Non
     if page.last:
         _draw_footer(ink, page, item, labels)
     ink.flush()
+
+
+RULES_SEPARATOR = " · "
+
+
+def _draw_rules_summary(ink: Ink, x: float, top: float, text: str, room: float) -> None:
+    """The rules summary under the players: one line when it fits at a readable size, else
+    two, split between two of its parts (house rules make it long), then shrunk to fit."""
+    if width(text, REGULAR, 7) <= room or RULES_SEPARATOR not in text:
+        ink.fitted(x, top - 63, text, room, REGULAR, 8, smallest=5)
+        return
+    parts = text.split(RULES_SEPARATOR)
+    total = width(text, REGULAR, 7)
+    best = min(
+        range(1, len(parts)),
+        key=lambda i: abs(width(RULES_SEPARATOR.join(parts[:i]), REGULAR, 7) - total / 2),
+    )
+    first, second = RULES_SEPARATOR.join(parts[:best]), RULES_SEPARATOR.join(parts[best:])
+    size = min(fit(first, REGULAR, 7, room, smallest=5)[1], fit(second, REGULAR, 7, room)[1])
+    ink.fitted(x, top - 59.5, first, room, REGULAR, size, smallest=5)
+    ink.fitted(x, top - 68, second, room, REGULAR, size, smallest=5)
 
 
 def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Labels) -> None:
@@ -369,6 +390,9 @@ def _draw_summary(
         if complete:
             values["game_bonus"] = str(game["game_bonus"][side] or "–")
             values["shutout"] = str(game["shutout_bonus"][side] or "–")
+        if game.get("doubled"):
+            # The last Hollywood column under hollywood_last_doubled: its parts, then twice.
+            values["game_total"] = f"×2: {game['total'][side]}"
         for key, text in values.items():
             y, h = summary_y[key]
             font, size = (BOLD, 9) if key == "game_total" else (REGULAR, 8)

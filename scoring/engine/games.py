@@ -62,8 +62,13 @@ class GameTally:
     def has_entered(self, side: Side) -> bool:
         return self.hands_won[side] > 0
 
-    def add(self, number: int, score: HandScore, target: int) -> GameTally:
-        """This tally with hand ``number`` in it; closes when the hand's winner reaches target."""
+    def add(self, number: int, score: HandScore, target: int, box_value: int = 0) -> GameTally:
+        """This tally with hand ``number`` in it; closes when the hand's winner reaches target.
+
+        ``box_value`` is what a box adds to the running score at once (``box_timing:
+        running``; 0 when boxes are paid at the end): the winner's points plus their boxes
+        at that value are what reaches the target.
+        """
         assert not self.closed, "a closed game takes no more hands"
         hands = (*self.hands, number)
         side = score.winner
@@ -72,13 +77,14 @@ class GameTally:
         if side is None:
             return GameTally(self.number, hands, self.points, self.hands_won, self.boxes)
         points = self.points.plus(side, score.points)
-        closed = points[side] >= target
+        boxes = self.boxes.plus(side, score.boxes)
+        closed = points[side] + boxes[side] * box_value >= target
         return GameTally(
             self.number,
             hands,
             points,
             self.hands_won.plus(side, 1),
-            self.boxes.plus(side, score.boxes),
+            boxes,
             side if closed else None,
             number if closed else None,
         )
@@ -101,6 +107,9 @@ class GameSummary:
     shutout_bonus: Pair
     total: Pair
     margin: int | None
+    doubled: bool = False
+    """The last Hollywood column to close under ``hollywood_last_doubled``: ``total`` is
+    twice the sum of its parts."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,11 +126,20 @@ class GameSummary:
             "shutout_bonus": self.shutout_bonus.as_dict(),
             "total": self.total.as_dict(),
             "margin": self.margin,
+            "doubled": self.doubled,
         }
 
 
-def settle(rules: RuleSet, tally: GameTally) -> GameSummary:
-    """Boxes, game bonus and shutout for a closed tally; a provisional total for an open one."""
+def settle(rules: RuleSet, tally: GameTally, *, doubled: bool = False) -> GameSummary:
+    """Boxes, game bonus and shutout for a closed tally; a provisional total for an open one.
+
+    A closed tally settled ``doubled`` counts twice: every part is as usual and the total
+    (so the margin) is twice their sum.
+
+    A shutout is a game whose loser won no hand in it. A hand won for 0 points (a tie that
+    goes to the knocker, under ``tie: knocker``) is a hand won: it takes a box, enters a
+    Hollywood column and breaks the shutout, as any won hand does.
+    """
     box_points = tally.boxes.scaled(rules.box_bonus)
     winner = tally.winner
     if winner is None:
@@ -152,6 +170,8 @@ def settle(rules: RuleSet, tally: GameTally) -> GameSummary:
             extra = rules.shutout_bonus
     shutout_bonus = Pair().plus(winner, extra)
     total = tally.points + box_points + game_bonus + shutout_bonus
+    if doubled:
+        total = total.scaled(2)
     return GameSummary(
         number=tally.number,
         complete=True,
@@ -166,4 +186,5 @@ def settle(rules: RuleSet, tally: GameTally) -> GameSummary:
         shutout_bonus=shutout_bonus,
         total=total,
         margin=total[winner] - total[winner.other],
+        doubled=doubled,
     )

@@ -11,12 +11,14 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .errors import ScoringError, _
-from .rules import OklahomaAce, RuleSet, Tie
+from .rules import KNOB_RANGES, OklahomaAce, RuleSet, Tie, largest_deadwood
 
 if TYPE_CHECKING:
     from .cards import HandCards
 
-MAX_DEADWOOD = 98
+MAX_DEADWOOD = largest_deadwood(KNOB_RANGES["ace_value"][1])
+"""The most deadwood any rules allow (110: aces at 15); a rule set's own is
+``RuleSet.max_deadwood`` (98 with aces at 1)."""
 
 
 class Side(StrEnum):
@@ -161,14 +163,16 @@ def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
     card = hand.knock_card if rules.oklahoma else None
     if rules.oklahoma and card is None:
         raise ScoringError(_("the knock card is missing (Oklahoma rules)"), field="knock_card")
-    defender = _deadwood(hand.defender_deadwood, "defender_deadwood")
+    defender = _deadwood(hand.defender_deadwood, "defender_deadwood", rules.max_deadwood)
     spade = card is not None and card.is_spade and rules.spade_double
     multiplier = 2 if spade else 1
 
     if hand.kind is HandKind.KNOCK:
         knocker = _knocker_deadwood(rules, hand, card)
-        if knocker < defender:
-            result, winner, points = Result.KNOCK, hand.by, defender - knocker
+        if knocker < defender or (knocker == defender and rules.tie is Tie.KNOCKER):
+            # A tie that goes to the knocker is a won knock worth 0 (plus the knock base).
+            result, winner = Result.KNOCK, hand.by
+            points = defender - knocker + rules.knock_base
         elif knocker == defender and rules.tie is Tie.NO_SCORE:
             return HandScore(Result.TIE, None, 0, multiplier, 0)
         else:
@@ -200,7 +204,7 @@ def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
 
 
 def _knocker_deadwood(rules: RuleSet, hand: HandInput, card: Card | None) -> int:
-    knocker = _deadwood(hand.deadwood, "deadwood")
+    knocker = _deadwood(hand.deadwood, "deadwood", rules.max_deadwood)
     limit = knock_limit(rules, card)
     if knocker == 0:
         raise ScoringError(_("a knock with 0 deadwood is gin: record it as gin"), field="deadwood")
@@ -219,13 +223,13 @@ def _knocker_deadwood(rules: RuleSet, hand: HandInput, card: Card | None) -> int
     return knocker
 
 
-def _deadwood(value: int | None, field: str) -> int:
+def _deadwood(value: int | None, field: str, most: int) -> int:
     if value is None:
         raise ScoringError(_("%(field)s is missing"), {"field": field}, field=field)
-    if not 0 <= value <= MAX_DEADWOOD:
+    if not 0 <= value <= most:
         raise ScoringError(
             _("%(field)s must be between 0 and %(max)d, not %(value)d"),
-            {"field": field, "max": MAX_DEADWOOD, "value": value},
+            {"field": field, "max": most, "value": value},
             field=field,
         )
     return value

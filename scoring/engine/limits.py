@@ -10,23 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .hands import MAX_DEADWOOD
-from .rules import KNOB_RANGES, MAX_HANDS
+from .rules import KNOB_RANGES, MAX_HANDS, largest_deadwood
 
 
 def largest_hand(ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES) -> tuple[int, int]:
     """(points, boxes): the most one hand can score, each at its largest.
 
-    Points: a big gin or gin against the largest deadwood, or an undercut of the largest
-    knock by a defender with nothing, or a knock against the largest deadwood; doubled
-    by a spade. Boxes: one, plus the larger extra, doubled by a spade.
+    Points: a big gin or gin against the largest deadwood (which the ace's value sets),
+    or an undercut of the largest knock by a defender with nothing, or a knock against
+    the largest deadwood plus the knock base; doubled by a spade. Boxes: one, plus the
+    larger extra, doubled by a spade.
     """
     most = {name: high for name, (_low, high) in ranges.items()}
+    deadwood = largest_deadwood(most.get("ace_value", 1))
     base = max(
-        most["big_gin_bonus"] + MAX_DEADWOOD,
-        most["gin_bonus"] + MAX_DEADWOOD,
+        most["big_gin_bonus"] + deadwood,
+        most["gin_bonus"] + deadwood,
         most["knock_limit"] + most["undercut_bonus"],
-        MAX_DEADWOOD - 1,
+        deadwood - 1 + most.get("knock_base", 0),
     )
     extra = max(most["gin_extra_boxes"], most["undercut_extra_boxes"])
     return 2 * base, 2 * (1 + extra)
@@ -41,7 +42,8 @@ def largest_match_total(
     s the shutout bonus and x the box bonus (each at its most):
 
     * A closed game's winner was below T before the hand that closed it, so has at most
-      T - 1 + P points; the loser at most T - 1 and no bonus.
+      T - 1 + P points; the loser at most T - 1 and no bonus. (With ``box_timing:
+      running`` the winner's points plus running boxes were below T: fewer points.)
     * The winner's total without boxes is then at most w = max(2(T - 1 + P + g),
       T - 1 + P + g + s): ``double_total`` doubles points and game bonus, the other
       shutout rules add less.
@@ -49,8 +51,9 @@ def largest_match_total(
       (``double_total``). In the games format a hand is in one game; in Hollywood it
       can be in every column.
     * Games format: a side ends with at most W games won and W - 1 lost, so
-      W·w + (W - 1)(T - 1) + 2·hands·B·x. Hollywood, with C columns each won or lost:
-      C·w + 2·C·hands·B·x. The bound is the larger of the two.
+      W·w + (W - 1)(T - 1) + 2·hands·B·x. Hollywood, with C columns each won or lost, one
+      of which may count double (``hollywood_last_doubled``): (C + 1)·w +
+      2·(C + 1)·hands·B·x. The bound is the larger of the two.
     """
     most = {name: high for name, (_low, high) in ranges.items()}
     points, boxes = largest_hand(ranges)
@@ -60,5 +63,5 @@ def largest_match_total(
     box_points = 2 * hands * boxes * most["box_bonus"]
     games_to_win, columns = most["games_to_win"], most["hollywood_columns"]
     games = games_to_win * won + (games_to_win - 1) * (target - 1) + box_points
-    hollywood = columns * won + columns * box_points
+    hollywood = (columns + 1) * (won + box_points)
     return max(games, hollywood)

@@ -15,8 +15,8 @@ from .cards import rule, settle_input
 from .errors import ScoringError, _
 from .games import GameSummary, GameTally, Pair, settle
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
-from .hollywood import columns_for_win, decide
-from .rules import MAX_HANDS, Deal, Format, RuleSet
+from .hollywood import columns_for_win, decide, last_closed, open_columns
+from .rules import MAX_HANDS, ROLLING_OPEN, ColumnsOpen, Deal, Format, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +164,9 @@ class MatchState:
     def _games_after(self, number: int, score: HandScore) -> tuple[tuple[GameTally, ...], bool]:
         """The games with hand ``number`` added to the current one, and whether the match
         is over; a closed game that does not end the match opens the next."""
-        game = self.tallies[-1].add(number, score, self.rules.game_target)
+        game = self.tallies[-1].add(
+            number, score, self.rules.game_target, self.rules.running_box_bonus
+        )
         tallies = (*self.tallies[:-1], game)
         if game.winner is None:
             return tallies, False
@@ -177,9 +179,12 @@ class MatchState:
         """The Hollywood columns with hand ``number`` added where it counts (SPEC 2.5)."""
         if score.winner is None:
             return self.tallies, False
-        chosen = set(columns_for_win(self.tallies, score.winner))
+        rules = self.rules
+        chosen = set(columns_for_win(self.tallies, score.winner, _open_at_once(rules)))
         tallies = tuple(
-            col.add(number, score, self.rules.game_target) if i in chosen else col
+            col.add(number, score, rules.game_target, rules.running_box_bonus)
+            if i in chosen
+            else col
             for i, col in enumerate(self.tallies)
         )
         return tallies, all(col.closed for col in tallies)
@@ -189,7 +194,12 @@ class MatchState:
 
     def sheet(self) -> MatchSheet:
         rules = self.rules
-        games = tuple(settle(rules, tally) for tally in self.tallies)
+        doubled = -1
+        if self.complete and rules.is_hollywood and rules.hollywood_last_doubled:
+            doubled = last_closed(self.tallies)
+        games = tuple(
+            settle(rules, tally, doubled=i == doubled) for i, tally in enumerate(self.tallies)
+        )
         closed = [g for g in games if g.complete]
         total = sum((g.total for g in closed), Pair())
         won = Pair(
@@ -204,6 +214,11 @@ class MatchState:
                 winner = Side.A if won.a >= rules.games_to_win else Side.B
         summary = MatchSummary(rules.format, rules.games_to_win, won, self.complete, winner, total)
         return MatchSheet(rules, self.first_dealer, self.hands, games, summary, self.dealer)
+
+
+def _open_at_once(rules: RuleSet) -> int | None:
+    """How many Hollywood columns may be open at once (None: all of them)."""
+    return ROLLING_OPEN if rules.hollywood_columns_open is ColumnsOpen.ROLLING else None
 
 
 def _check_count(number: int) -> None:
@@ -261,6 +276,7 @@ def _replay_hollywood(
     """:func:`replay` in the Hollywood format: every column's counters kept in lists, its
     tally built once at the end (which columns a win goes into: ``hollywood.py``)."""
     count, target, deal = rules.hollywood_columns, rules.game_target, rules.deal
+    box_value, at_once = rules.running_box_bonus, _open_at_once(rules)
     entered: list[list[int]] = [[] for _ in range(count)]
     points = [[0, 0] for _ in range(count)]
     won = [[0, 0] for _ in range(count)]
@@ -281,8 +297,9 @@ def _replay_hollywood(
         chosen: list[int] = []
         if side is not None:
             s = 0 if side is Side.A else 1
-            chosen = [i for i in range(count) if winners[i] is None and won[i][s]]
-            fresh = next((i for i in range(count) if winners[i] is None and not won[i][s]), None)
+            open_ = open_columns([w is not None for w in winners], at_once)
+            chosen = [i for i in open_ if won[i][s]]
+            fresh = next((i for i in open_ if not won[i][s]), None)
             if fresh is not None:
                 chosen = sorted([*chosen, fresh])
             for i in chosen:
@@ -290,7 +307,7 @@ def _replay_hollywood(
                 points[i][s] += score.points
                 won[i][s] += 1
                 boxes[i][s] += score.boxes
-                if points[i][s] >= target:
+                if points[i][s] + boxes[i][s] * box_value >= target:
                     winners[i], closed_by[i] = side, number
                     still_open -= 1
         columns = tuple(i + 1 for i in chosen)
@@ -371,6 +388,7 @@ def _play_game(
     run out; returns its tally and who deals next."""
     target = rules.game_target
     deal = rules.deal
+    box_value = rules.running_box_bonus
     number = len(scored)
     in_game: list[int] = []
     points_a = points_b = hands_a = hands_b = boxes_a = boxes_b = 0
@@ -389,12 +407,12 @@ def _play_game(
             points_a += score.points
             hands_a += 1
             boxes_a += score.boxes
-            reached = points_a >= target
+            reached = points_a + boxes_a * box_value >= target
         else:
             points_b += score.points
             hands_b += 1
             boxes_b += score.boxes
-            reached = points_b >= target
+            reached = points_b + boxes_b * box_value >= target
         if reached:
             winner = side
             break

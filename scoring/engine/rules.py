@@ -18,6 +18,7 @@ from .errors import ScoringError, _
 class Tie(StrEnum):
     UNDERCUT = "undercut"
     NO_SCORE = "no_score"
+    KNOCKER = "knocker"
 
 
 class Shutout(StrEnum):
@@ -41,6 +42,20 @@ class Deal(StrEnum):
     ALTERNATE = "alternate"
     WINNER = "winner"
     LOSER = "loser"
+
+
+class BoxTiming(StrEnum):
+    """When a won hand's boxes are paid: when the game closes, or into the running score."""
+
+    END = "end"
+    RUNNING = "running"
+
+
+class ColumnsOpen(StrEnum):
+    """Hollywood: every column open from the first hand, or a few at a time (``ROLLING_OPEN``)."""
+
+    TOGETHER = "together"
+    ROLLING = "rolling"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +83,13 @@ class RuleSet:
     games_to_win: int = 1
     hollywood_columns: int = 3
     deal: Deal = Deal.ALTERNATE
+    # House rules (docs/rules.md, "House-rule knobs"): each one off by default.
+    knock_base: int = 0
+    box_timing: BoxTiming = BoxTiming.END
+    hollywood_last_doubled: bool = False
+    hollywood_columns_open: ColumnsOpen = ColumnsOpen.TOGETHER
+    ace_value: int = 1
+    runs_around_the_corner: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: enums as their string values, in contract order."""
@@ -90,6 +112,16 @@ class RuleSet:
     def is_hollywood(self) -> bool:
         return self.format is Format.HOLLYWOOD
 
+    @property
+    def max_deadwood(self) -> int:
+        """The most deadwood a hand can hold under these rules (98 with aces at 1)."""
+        return largest_deadwood(self.ace_value)
+
+    @property
+    def running_box_bonus(self) -> int:
+        """What one box adds to the running score at once (0 when boxes wait for the end)."""
+        return self.box_bonus if self.box_timing is BoxTiming.RUNNING else 0
+
 
 def _plain(value: object) -> object:
     return value.value if isinstance(value, StrEnum) else value
@@ -108,6 +140,8 @@ KNOB_RANGES: dict[str, tuple[int, int]] = {
     "shutout_bonus": (0, 500),
     "games_to_win": (1, 10),
     "hollywood_columns": (1, 10),
+    "knock_base": (0, 500),
+    "ace_value": (1, 15),
 }
 """(least, most) of every whole-number knob: the one definition the setup form, the
 archive import and ``score_sheet`` all check against.
@@ -115,22 +149,49 @@ archive import and ``score_sheet`` all check against.
 The rules give the knock limit (a knock needs 10 or less). The rest are far past anything
 played: published rules use bonuses of 10 to 100, targets of 100 to 250, one extra box at
 most, best of five or seven, and three Hollywood columns; a knob's most is several times
-that. They are bounded so that the largest total a match can reach fits a 32-bit
+that. A knock base is a bonus like the others; an unmatched ace counts 1 to 15 (round-the-
+corner gin counts it 15). They are bounded so that the largest total a match can reach fits a 32-bit
 database column (:func:`scoring.engine.limits.largest_match_total`, held by a test).
 """
 MAX_HANDS = 10_000
 """The most hands one match may have: with bonuses of 0 a won hand can score nothing yet
 earn boxes, so without this a match's boxes (and total) would have no limit. A real match
 has a few dozen hands."""
-_BOOL_KNOBS = ("oklahoma", "spade_double", "spade_double_boxes")
+_BOOL_KNOBS = (
+    "oklahoma",
+    "spade_double",
+    "spade_double_boxes",
+    "hollywood_last_doubled",
+    "runs_around_the_corner",
+)
 _ENUM_KNOBS: dict[str, type[StrEnum]] = {
     "tie": Tie,
     "shutout": Shutout,
     "oklahoma_ace": OklahomaAce,
     "format": Format,
     "deal": Deal,
+    "box_timing": BoxTiming,
+    "hollywood_columns_open": ColumnsOpen,
 }
 KNOBS: tuple[str, ...] = tuple(f.name for f in fields(RuleSet) if f.name != "preset")
+ROLLING_OPEN = 3
+"""Columns open at once under ``hollywood_columns_open: rolling``: the three games of a
+Hollywood sheet, kept going (the Hollywood rules of rummy-games.com: after the first game
+has ended, game 4 begins, and so on)."""
+
+
+def largest_deadwood(ace_value: int) -> int:
+    """The most deadwood ten cards can hold when an unmatched ace counts ``ace_value``.
+
+    Three cards of a rank are a set, so at most two of each rank are unmatched: the bound
+    is two of each of the five highest-valued ranks (98 with aces at 1: four ranks of 10
+    and the nines; 110 with aces at 15). It is reached whatever the runs rule: giving the
+    five ranks, in rank order, alternately spades and hearts, then diamonds and clubs,
+    leaves no three of a suit in sequence, even round the corner (K-A-2). More melds can
+    only lower deadwood, so ``runs_around_the_corner`` never raises this.
+    """
+    values: list[int] = sorted([ace_value, *range(2, 10), 10, 10, 10, 10], reverse=True)
+    return 2 * sum(values[:5])
 
 
 def preset_names() -> list[str]:
@@ -222,4 +283,22 @@ PRESETS: dict[str, RuleSet] = {
     ),
     "hollywood": _MODERN.replace(preset="hollywood", format=Format.HOLLYWOOD),
     "straight": _MODERN.replace(preset="straight", knock_limit=0),
+    # House-rule presets (docs/rules.md gives each one's source).
+    "palace": _MODERN.replace(
+        preset="palace",
+        big_gin_bonus=None,
+        undercut_bonus=20,
+        box_bonus=10,
+        box_timing=BoxTiming.RUNNING,
+        game_bonus=0,
+        shutout=Shutout.NONE,
+    ),
+    "tedesco": _MODERN.replace(
+        preset="tedesco",
+        oklahoma=True,
+        format=Format.HOLLYWOOD,
+        game_target=200,
+        ace_value=15,
+        runs_around_the_corner=True,
+    ),
 }

@@ -2,8 +2,28 @@
 // marked for a moment (class "just-changed": a match box, a standings row). Each thing
 // that can change carries a stable data-key; its text before and after the swap is
 // compared. Without JavaScript the page reloads whole and nothing is marked.
+//
+// A region answered as rendered before the latest change carries "Poll-Again-After:
+// <seconds>" (public/live.py): its next poll is sent that much sooner than the usual
+// interval (the event "poll-again", which each region's hx-trigger listens for), so that
+// the change still shows within one poll interval.
 (function () {
   var before = new Map();
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var request = event.detail.xhr;
+    var seconds = request && parseInt(request.getResponseHeader("Poll-Again-After"), 10);
+    var id = event.detail.target && event.detail.target.id;
+    if (!seconds || !id) {
+      return;
+    }
+    window.setTimeout(function () {
+      var region = document.getElementById(id);
+      if (region) {
+        htmx.trigger(region, "poll-again");
+      }
+    }, seconds * 1000);
+  });
 
   function texts(region) {
     var seen = new Map();

@@ -97,6 +97,8 @@ def test_bench_report_shape_and_query_counts():
         warmup=1,
         pdf=None,
         cards=(30, 1),
+        swiss_players=33,
+        rematch_sets=3,
     )
 
     assert report["sizes"] == [4, 8, 16]
@@ -171,6 +173,14 @@ def test_bench_report_shape_and_query_counts():
     assert any(name.startswith("cached standings region (16 players) ÷ bare GET") for name in names)
     queries = next(c for c in report["budgets"] if c["name"].startswith("queries of a cached"))
     assert queries["value"] == "1 / 1" and queries["pass"], queries
+    swiss = report["swiss"]
+    assert (swiss["players"], swiss["round"]) == (33, 9)
+    assert swiss["median_cpu_s"] > 0 and swiss["rematches"] == 0
+    assert any(name.startswith("pair round 9 of a 33-player Swiss") for name in names)
+    rematches = report["rematches"]
+    assert list(rematches["sizes"]) == [str(n) for n in range(3, 65)]
+    assert rematches["worse_than_peer"] == [] or not rematches["pass"]
+    assert any(name.startswith("losers'-bracket rematches") for name in names)
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
     counts = report["cards"]
     assert counts["melds"]["dealt"]["hands"] == 60 and counts["melds"]["melded"]["us_per_hand"] > 0

@@ -5,7 +5,9 @@ A follower has ``/t/<slug>/`` open: htmx reloads its two live regions, ``bracket
 ``HX-Trigger`` and ``HX-Current-URL``, and with the validators of the last answer it got
 for that region (``If-None-Match``, ``If-Modified-Since``). The server answers 200 (new
 content) or 304 (unchanged). Each region's timer restarts when a 200 is swapped in, and
-runs on from the request otherwise, as htmx's ``every`` trigger does.
+runs on from the request otherwise, as htmx's ``every`` trigger does; an answer with
+``Poll-Again-After: N`` (a region rendered before the latest change) has the next poll
+sent N seconds after it, as static/js/live.js does.
 
 Thousands of followers run in one asyncio event loop on raw streams (no HTTP library), so
 the client costs little CPU beside the server on the same machine. Each follower keeps its
@@ -92,6 +94,8 @@ class Poll:
     reused: bool = False
     """Sent over a kept-alive connection."""
     error: str = ""
+    again: float | None = None
+    """``Poll-Again-After``: the next poll is due this many seconds after the answer."""
 
     def row(self) -> list[Any]:
         return [
@@ -323,6 +327,9 @@ class Follower:
         if reused:
             self.counters.reused += 1
         poll = Poll(self.number, region, start, seconds, answer.status, reused=reused)
+        again = answer.headers.get("poll-again-after", "")
+        if again.isdigit():
+            poll.again = float(again)
         if answer.status == 200:
             self.etag[region] = answer.headers.get("etag", "")
             self.modified[region] = answer.headers.get("last-modified", "")
@@ -437,6 +444,8 @@ async def crowd(spec: Crowd) -> CrowdResult:
                 samples.append(f"follower {follower.number} {REGIONS[region]}: {poll.error}")
             # htmx: a swapped-in region starts its timer afresh; otherwise it runs on
             due = (poll.start + poll.seconds if poll.status == 200 else poll.start) + spec.interval
+            if poll.again is not None:  # live.js: sooner, counted from the answer
+                due = min(due, poll.start + poll.seconds + poll.again)
 
     late = max(0.0, loop.time() - spec.start_at)
     cpu_before, wall_before = cpu_seconds(), time.monotonic()

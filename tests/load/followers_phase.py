@@ -193,7 +193,11 @@ def start_server(server: str, backend: str, args: argparse.Namespace) -> tuple[A
         process, base = start_venue({**os.environ}, data=data, log=log)
     else:
         process, base = start_gunicorn(
-            {**os.environ}, workers=args.workers, threads=args.threads, log=log
+            {**os.environ},
+            workers=args.workers,
+            threads=args.threads,
+            log=log,
+            access_log=scratch / f"followers-{server}-{backend}-access.log",
         )
     return process, base, log
 

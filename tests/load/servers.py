@@ -127,11 +127,14 @@ def start_venue(
     address: str = "127.0.0.2",
     port: int = 0,
     demo: bool = False,
+    processes: int | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """Start ``ginclub venue`` (waitress, DEBUG off, the venue settings) on a free port,
-    its data in ``data``, and wait until it answers; returns the process (a group of its
-    own) and the loopback URL it serves. The LAN address it shows phones is stood in by
-    ``address`` (loopback too): nothing reaches the machine's real addresses."""
+    its data in ``data``, with ``processes`` serving processes (the server's own choice
+    by default), and wait until it answers; returns the process (a group of its own, the
+    other serving processes in it) and the loopback URL it serves. The LAN address it
+    shows phones is stood in by ``address`` (loopback too): nothing reaches the
+    machine's real addresses."""
     port = port or free_port()
     environment = {
         key: value
@@ -141,6 +144,7 @@ def start_venue(
     environment.update(GINCLUB_ADDRESS=address, PYTHONUNBUFFERED="1")
     command = [sys.executable, "-m", "config.cli", "venue", "--port", str(port)]
     command += ["--data", str(data)] + ([] if demo else ["--no-demo"])
+    command += [] if processes is None else ["--processes", str(processes)]
     return _spawn(command, environment, log, port)
 
 

@@ -377,7 +377,7 @@ def test_player_page_refreshes_its_region_while_running(client):
     t = field(NAMES[:4])
     url = player_url(t, entry(t, 1))
     html = page(client, url)
-    polls = rf'<div id="player-view"[^>]*hx-trigger="every {POLL_SECONDS}s"'
+    polls = rf'<div id="player-view"[^>]*hx-trigger="every {POLL_SECONDS}s, poll-again"'
     assert "<html" in html and re.search(polls, html)
     assert f'hx-get="{url}?region=view"' in html  # a URL of its own: the browser keeps its tag
     assert '<h1 id="pv-name" class="pv-name">José Ruiz <span class="seed"' in html

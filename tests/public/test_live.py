@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import F
 from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.http import http_date
 
 from public import live as live_module
 from public.data import load
+from public.live import POLL_SECONDS
 from public.views import PAGE, _render, page_context
 from tests.factories import make_bracket
 from tests.public.test_standings import playable
@@ -47,7 +51,7 @@ def test_a_poll_that_finds_nothing_new_gets_a_304_after_one_query(client, runnin
     first = poll(client, running_eight)
     assert first.status_code == 200
     etag = first["ETag"]
-    assert re.fullmatch(r'W/"\d+\.\d+\.\d+\.en\.standings"', etag)
+    assert re.fullmatch(r'W/"\d+\.en\.standings\.[0-9a-f]{16}"', etag)
     assert first["Last-Modified"] and "no-cache" in first["Cache-Control"]
     assert "private" not in first["Cache-Control"]  # the same for every visitor
     for header in ("HX-Request", "HX-Target", "Accept-Language", "Cookie"):
@@ -206,8 +210,30 @@ def test_the_tag_names_the_language_and_the_version_time(client, running_eight):
     english.cookies["django_language"] = "en"
     assert ".en.standings" in poll(english, t)["ETag"]
     version = PublicVersion.objects.get(tournament=t)
-    stamp = round(version.changed_at.timestamp() * 1_000_000)
-    assert spanish["ETag"] == f'W/"{t.pk}.{version.number}.{stamp}.es.standings"'
+    assert spanish["Last-Modified"] == http_date(int(version.changed_at.timestamp()))
+
+
+def test_a_region_s_tag_names_its_content_so_an_unchanged_one_is_a_304(client, running_eight):
+    """A hand moves the version; the bracket looks the same after it (no game ended), so
+    a bracket poll is a 304 while the standings poll brings the new numbers."""
+    t = running_eight
+    bracket, standings = poll(client, t, region="bracket"), poll(client, t)
+    play(live_match(t), [knock("B", 2, 30)])
+    assert poll(client, t, bracket["ETag"], region="bracket").status_code == 304
+    changed = poll(client, t, standings["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != standings["ETag"]
+
+    # Without If-None-Match, If-Modified-Since decides, by the version the region shows
+    # (to the second, as HTTP dates go: here the version is made two seconds younger).
+    def asked_since(response):
+        return client.get(region_url(t), **REGION, HTTP_IF_MODIFIED_SINCE=response["Last-Modified"])
+
+    assert asked_since(changed).status_code == 304
+    version = PublicVersion.objects.get(tournament=t)
+    later = version.changed_at + timedelta(seconds=2)
+    PublicVersion.objects.filter(pk=version.pk).update(number=F("number") + 1, changed_at=later)
+    newer = asked_since(changed)
+    assert newer.status_code == 200 and newer["Last-Modified"] == http_date(later.timestamp())
 
 
 def test_the_projector_shows_the_tables_when_players_are_called(client):
@@ -330,3 +356,81 @@ def test_sheets_are_kept_by_match_version_and_a_correction_rescored(running_eigh
     fixed = load(t)
     forget_sheets()
     assert fixed.sheets == load(t).sheets and fixed.sheets != corrected.sheets
+
+
+def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight, monkeypatch):
+    """Match boxes and standings rows are kept by what they show (public.fragments): after
+    hands, a correction, a confirmation and a rename, the regions rendered with this
+    process's pieces are byte for byte a render from nothing, in either language."""
+    from collections import OrderedDict
+
+    from django.utils import translation
+
+    from public import fragments
+    from scoring.services import HandData, correct_hand
+    from tournaments.registry import update_player
+
+    t = running_eight
+
+    def regions() -> dict[str, str]:
+        context = page_context(load(t))
+        return {part: _render(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")}
+
+    def from_nothing() -> dict[str, str]:  # with no pieces, leaving the kept ones be
+        with monkeypatch.context() as nothing_kept:
+            nothing_kept.setattr(fragments, "_kept", OrderedDict())
+            return regions()
+
+    match = live_match(t)
+    seen = []
+    for step in range(4):
+        for language in ("en", "es"):
+            with translation.override(language):
+                warm = regions()
+                seen.append(warm)
+                assert warm == from_nothing()
+        if step == 0:
+            play(match, [knock("B", 2, 30)])
+        elif step == 1:
+            correct_hand(match=match, **named(match, 5), data=HandData("knock", "A", 1, 60))
+        elif step == 2:
+            player = match.side_a.player
+            update_player(player=player, data={"name": "Renamed Player"}, user=t.owner)
+    assert len({page["standings"] for page in seen}) == 8  # every step and language differs
+    assert "Renamed Player" in seen[-1]["bracket"] and "Renamed Player" in seen[-1]["standings"]
+
+
+def test_a_region_answered_as_last_rendered_asks_for_an_earlier_poll(
+    client, running_eight, monkeypatch
+):
+    """Served the last render while a hand waits for the next one, a follower polls again
+    sooner than the interval by the render's age, so the hand shows within one interval:
+    the page's regions and a player's own view, as 200s and as 304s."""
+    t = running_eight
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 1.0)
+    clock = [1000.0]
+    monkeypatch.setattr(live_module.time, "time", lambda: clock[0])
+    header = live_module.POLL_AGAIN_HEADER
+    first = poll(client, t)
+    assert first.status_code == 200 and header not in first  # the current version
+    entry_id = t.entries.order_by("pk").first().pk
+    view_url = reverse("public:player", args=[t.slug, entry_id]) + "?region=view"
+    view = client.get(view_url, HTTP_HX_REQUEST="true")
+    assert view.status_code == 200 and header not in view
+    play(live_match(t), [knock("B", 2, 30)])
+    clock[0] += 0.7  # the hand is in, the renders are 0.7 s old and not due again yet
+    stale = poll(client, t)
+    assert stale.content == first.content and stale[header] == str(POLL_SECONDS - 1)
+    assert poll(client, t, first["ETag"]).status_code == 304
+    assert poll(client, t, first["ETag"])[header] == str(POLL_SECONDS - 1)
+    stale_view = client.get(view_url, HTTP_HX_REQUEST="true")
+    assert stale_view.content == view.content and stale_view[header] == str(POLL_SECONDS - 1)
+    again = client.get(view_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=view["ETag"])
+    assert again.status_code == 304 and again[header] == str(POLL_SECONDS - 1)
+    clock[0] += 0.5  # due: rendered again, with the hand
+    fresh = poll(client, t)
+    assert fresh.content != first.content and header not in fresh
+    clock[0] += POLL_SECONDS  # a render as old as a whole interval: at least a second
+    play(live_match(t), [knock("B", 2, 30)])
+    monkeypatch.setattr(live_module, "RERENDER_SECONDS", 60.0)
+    assert poll(client, t)[header] == "1"

@@ -99,7 +99,8 @@ def test_tournament_page_full(client, played_eight):
 
 def test_running_page_polls_small_regions(client, running_eight):
     html = client.get(page_url(running_eight)).content.decode()
-    polled = re.findall(rf'<div id="(\w+)"[^>]*hx-trigger="every {POLL_SECONDS}s"', html)
+    trigger = f"every {POLL_SECONDS}s, poll-again"
+    polled = re.findall(rf'<div id="(\w+)"[^>]*hx-trigger="{trigger}"', html)
     assert polled == ["bracket", "standings"]
     assert f'hx-get="{page_url(running_eight)}?region=bracket"' in html
     assert "Table " in html and 'class="mbox status-in_play live"' in html

@@ -30,9 +30,12 @@ def column_range(model, name: str) -> tuple[int, int]:
 
 
 def test_the_largest_hand_and_match_total_under_the_bounds():
-    # A big gin against 98 deadwood, spade-doubled: 2 × (500 + 98). Boxes: 2 × (1 + 5).
-    assert largest_hand() == (1196, 12)
-    assert largest_match_total() == 1_200_133_900
+    # A big gin against 110 deadwood (two aces at 15 and two each of K, Q, J, 10),
+    # spade-doubled: 2 × (500 + 110). Boxes: 2 × (1 + 5).
+    assert largest_hand() == (1220, 12)
+    # Hollywood, ten columns and the last one doubled: 11 × (w + 2·hands·B·x), with
+    # w = 2 × (4999 + 1220 + 500) = 13,438 and 2 × 10,000 × 12 × 500 = 120,000,000.
+    assert largest_match_total() == 11 * (13_438 + 120_000_000) == 1_320_147_818
     assert largest_match_total() < INT_MAX
 
 
@@ -55,11 +58,13 @@ def test_the_old_limits_did_not_fit():
 
 
 # The worst case played: Hollywood with the most columns, a shutout doubling each
-# column's total, spades doubling points and boxes, every bonus and extra at its most
+# column's total and the last column doubled again, aces at 15, spades doubling points
+# and boxes, every bonus and extra at its most
 # except the gin bonus (0, so that gins earn boxes without closing a column), and the
 # most hands. A wins every hand: ten gins worth nothing enter A in every column, gins
 # against 1 deadwood bring every column to 4998, more gins against nothing fill the
-# match up to its last hand, a big gin against 98 (1196 points) closes all ten at once.
+# match up to its last hand, a big gin against 110 (1220 points) closes all ten at once
+# (column 10, the highest-numbered of those closed last, counts double).
 WORST_RULES = {
     "format": "hollywood",
     "hollywood_columns": MOST["hollywood_columns"],
@@ -72,6 +77,8 @@ WORST_RULES = {
     "shutout": "double_total",
     "spade_double": True,
     "spade_double_boxes": True,
+    "ace_value": MOST["ace_value"],
+    "hollywood_last_doubled": True,
 }
 
 
@@ -91,7 +98,9 @@ def worst_total() -> int:
     points = 2 * ((MOST["game_target"] - 1) // 2) + largest_hand()[0]
     box_points = largest_hand()[1] * MOST["box_bonus"]
     return sum(
-        2 * (points + box_points * (MAX_HANDS - column + 1) + MOST["game_bonus"])
+        2
+        * (points + box_points * (MAX_HANDS - column + 1) + MOST["game_bonus"])
+        * (2 if column == columns else 1)
         for column in range(1, columns + 1)
     )
 
@@ -119,7 +128,7 @@ def test_the_worst_match_is_played_stored_exported_and_imported():
     )
     sheet = record_hand(match=match, number=MAX_HANDS, data=last, user=tournament.owner)
     assert sheet.match.complete and sheet.match.winner == "A"
-    assert sheet.match.total.a == worst_total() == 1_199_593_880
+    assert sheet.match.total.a == worst_total() == 1_319_499_796
     assert worst_total() <= largest_match_total() < INT_MAX
     confirm_result(match=match, user=tournament.owner)
 

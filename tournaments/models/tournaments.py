@@ -29,6 +29,15 @@ BRACKET_FIELDS = (
 MAX_TABLES = 500
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages (``settings.LANGUAGES``): a tournament may speak any of them.
+
+    A callable, so the migrations name this function rather than copy the list: adding a
+    language is its catalogue and one line of settings, with no migration.
+    """
+    return list(settings.LANGUAGES)
+
+
 def default_rules() -> dict[str, object]:
     """Best of five games to 250: what SPEC 1 calls the default match."""
     return PRESETS[DEFAULT_PRESET].to_dict()
@@ -44,10 +53,6 @@ class Tournament(models.Model):
     class PageSize(models.TextChoices):
         A4 = "A4", _("A4")
         LETTER = "LETTER", _("Letter")
-
-    class Language(models.TextChoices):
-        EN = "en", _("English")
-        ES = "es", _("Spanish")
 
     class BracketKind(models.TextChoices):
         SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
@@ -85,8 +90,9 @@ class Tournament(models.Model):
     page_size = models.CharField(
         _("page size"), max_length=6, choices=PageSize.choices, default=PageSize.A4
     )
+    # Long enough for any code Django knows ("zh-hans", "sr-latn").
     language = models.CharField(
-        _("language"), max_length=2, choices=Language.choices, default=Language.EN
+        _("language"), max_length=12, choices=language_choices, default="en"
     )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.DRAFT

@@ -439,3 +439,13 @@ def test_unsupported_ace_rules_are_refused():
 
     with pytest.raises(ScoringError, match="aces low"):
         settle(TedescoRules(), KNOCK_HAND)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "changes", [{"ace_value": 15}, {"runs_around_the_corner": True}], ids=["ace-15", "corner"]
+)
+def test_the_tedesco_knobs_are_refused_not_miscounted(changes):
+    rules = MODERN.replace(**changes)
+    with pytest.raises(ScoringError, match="aces low") as caught:
+        settle(rules, KNOCK_HAND)
+    assert caught.value.field == "cards"

@@ -99,6 +99,9 @@ BOUNDS = {
     "shutout_bonus": (0, 500),
     "games_to_win": (1, 10),
     "hollywood_columns": (1, 10),
+    # House rules (issue 19): a knock base is a bonus like the others; an ace counts 1..15.
+    "knock_base": (0, 500),
+    "ace_value": (1, 15),
 }
 
 

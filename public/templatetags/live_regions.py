@@ -1,0 +1,39 @@
+"""Tags for the live regions' repeated pieces, rendered through :mod:`public.fragments`."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from django import template
+from django.utils.safestring import SafeString
+
+from public.board import MatchBox
+from public.fragments import fragment
+from public.standings import Standing
+from public.stats import PlayerStats
+
+register = template.Library()
+
+MATCH_BOX = "public/partials/bracket.html#match-box"
+STANDINGS_ROW = "public/partials/standings_row.html"
+STATS_FIELDS = tuple(field.name for field in fields(PlayerStats))
+
+
+@register.simple_tag(takes_context=True)
+def match_box(context: template.Context, box: MatchBox) -> SafeString:
+    """One match of the bracket (its link needs the tournament's slug). Kept under the
+    box's ``repr`` (every field it has): text, which the garbage collector need not
+    walk, where thousands of kept boxes would each be objects for it to visit."""
+    slug = context["tournament"].slug
+    key = (slug, repr(box))
+    return fragment(MATCH_BOX, key, {"box": box, "tournament": context["tournament"]})
+
+
+@register.simple_tag
+def standings_row(row: Standing, complete: bool) -> SafeString:
+    """One row of the standings table; ``complete``: the tournament has its final places."""
+    first = row.place == 1 and complete
+    numbers = tuple(getattr(row.stats, name) for name in STATS_FIELDS)
+    key: Any = (row.place, row.place_label, row.progress, first, numbers)
+    return fragment(STANDINGS_ROW, key, {"row": row, "s": row.stats, "first": first})
