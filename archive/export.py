@@ -18,6 +18,7 @@ from .schema import (
     ENTRY_FIELDS,
     FORMAT,
     HAND_FIELDS,
+    HAND_OPTIONAL_FIELDS,
     MATCH_FIELDS,
     PLAYER_FIELDS,
     TOURNAMENT_FIELDS,
@@ -69,6 +70,11 @@ def export_tournament(
             {
                 "match": key_of[hand.match_id],
                 **_row(hand, HAND_FIELDS),
+                **{
+                    name: getattr(hand, name)
+                    for name in HAND_OPTIONAL_FIELDS
+                    if getattr(hand, name) is not None
+                },
                 "entered_by": _username(hand.entered_by),
             }
             for hand in hands

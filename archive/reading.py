@@ -27,6 +27,7 @@ from .schema import (
     ENTRY_FIELDS,
     FORMAT,
     HAND_FIELDS,
+    HAND_OPTIONAL_FIELDS,
     INT_RANGES,
     MATCH_ENTRIES,
     MATCH_FIELDS,
@@ -144,14 +145,16 @@ def _field_value(model_field: models.Field, value: Any, where: str) -> Any:
 class _Record:
     """One JSON object of the archive, read strictly: no missing or unknown keys."""
 
-    def __init__(self, data: Any, where: str, keys: Iterable[str]) -> None:
+    def __init__(
+        self, data: Any, where: str, keys: Iterable[str], optional: Iterable[str] = ()
+    ) -> None:
         if not isinstance(data, dict):
             raise ArchiveError(f"{where} must be an object, not {_show(data)}")
         keys = set(keys)
         missing = sorted(keys - set(data))
         if missing:
             raise ArchiveError(f"{where}: {', '.join(missing)} missing")
-        unknown = sorted(str(key) for key in set(data) - keys)
+        unknown = sorted(str(key) for key in set(data) - keys - set(optional))
         if unknown:
             raise ArchiveError(f"{where}: unknown key {_show(', '.join(unknown))}")
         self.data = data
@@ -164,8 +167,9 @@ class _Record:
         return f"{self.where}.{key}"
 
     def fields(self, model: type[models.Model], names: Iterable[str]) -> dict[str, Any]:
+        """The fields ``names`` checked; an optional one left out of the record is None."""
         return {
-            name: _field_value(model._meta.get_field(name), self.data[name], self.at(name))
+            name: _field_value(model._meta.get_field(name), self.data.get(name), self.at(name))
             for name in names
         }
 
@@ -366,11 +370,13 @@ def _check_hands(
     hands: list[tuple[Hand, str, str | None]] = []
     by_match: dict[str, list[Hand]] = {}
     for i, raw in enumerate(_list(data, "hands")):
-        record = _Record(raw, f"hands[{i}]", ("match", *HAND_FIELDS, "entered_by"))
+        record = _Record(
+            raw, f"hands[{i}]", ("match", *HAND_FIELDS, "entered_by"), HAND_OPTIONAL_FIELDS
+        )
         key = record["match"]
         if not isinstance(key, str) or key not in matches:
             raise ArchiveError(f"{record.at('match')} refers to no match: {_show(key)}")
-        hand = Hand(**record.fields(Hand, HAND_FIELDS))
+        hand = Hand(**record.fields(Hand, (*HAND_FIELDS, *HAND_OPTIONAL_FIELDS)))
         hands.append((hand, key, record.username("entered_by")))
         by_match.setdefault(key, []).append(hand)
     for key, rows in by_match.items():
@@ -381,14 +387,23 @@ def _check_hands(
         if None in sides[key] or match.is_bye:
             raise ArchiveError(f"match {key} has hands but not two players")
         try:
-            data_rows = [HandData.of(hand).cleaned() for hand in rows]
+            data_rows = []
+            for number, hand in enumerate(rows, start=1):
+                try:
+                    data_rows.append(HandData.of(hand).cleaned())
+                except ScoringError as error:
+                    raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            score_match(rules, [row.to_input() for row in data_rows], dealer)
+            sheet = score_match(rules, [row.to_input() for row in data_rows], dealer)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
-        for hand, row in zip(rows, data_rows, strict=True):
-            hand.by, hand.deadwood, hand.knock_card = row.by, row.deadwood, row.knock_card
-            hand.defender_deadwood = row.defender_deadwood
+        for hand, row, scored in zip(rows, data_rows, sheet.hands, strict=True):
+            hand.by, hand.knock_card, hand.cards = row.by, row.knock_card, row.cards
+            # A hand with cards keeps the counts its cards give (the engine checked any given).
+            hand.deadwood, hand.defender_deadwood = row.deadwood, row.defender_deadwood
+            if row.cards is not None:
+                hand.deadwood = scored.hand.deadwood
+                hand.defender_deadwood = scored.hand.defender_deadwood
     return hands
 
 

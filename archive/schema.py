@@ -69,6 +69,9 @@ HAND_FIELDS = (
     "updated_at",
     "entered_via",
 )
+HAND_OPTIONAL_FIELDS = ("cards",)
+"""Written only when set (a hand entered from its cards), so archives of hands typed as
+counts, from before cards were stored among them, read as they always did."""
 AUDIT_FIELDS = ("at", "via", "action")
 
 # Portable limits (PostgreSQL's column types; SQLite would store anything).

@@ -10,7 +10,18 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import MAX_DEADWOOD, MAX_HANDS, RuleSet, ScoredHand, ScoringError
+from scoring.engine import (
+    MAX_DEADWOOD,
+    MAX_HANDS,
+    HandCards,
+    HandKind,
+    RuleSet,
+    Ruling,
+    ScoredHand,
+    ScoringError,
+    rule,
+    settle,
+)
 from tournaments.models import Match
 
 from . import services
@@ -18,6 +29,7 @@ from .models import Hand
 from .services import HandData
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+CARD_RANKS = "A23456789TJQK"
 SUITS = [("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]
 RESULT_NAMES = {
     "knock": _("knock"),
@@ -28,6 +40,7 @@ RESULT_NAMES = {
     "draw": _("dead hand"),
 }
 MISSING = {
+    "kind": _("Say how the hand ended."),
     "by": _("Say who went out."),
     "deadwood": _("Enter the knocker's deadwood."),
     "defender_deadwood": _("Enter the opponent's deadwood."),
@@ -61,11 +74,77 @@ class WrittenOut(forms.Widget):
     template_name = ""
 
 
-class HandForm(forms.Form):
+class WrittenOutCards(WrittenOut):
+    """The card picker's checkboxes: every card ticked under one name."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
+        getlist = getattr(data, "getlist", None)
+        if getlist is not None:
+            return list(getlist(name))
+        value = data.get(name)
+        return list(value) if isinstance(value, list | tuple) else []
+
+
+class CardsField(forms.Field):
+    """The cards ticked for one hand, as codes (``"TS"``). A plain field, not a
+    MultipleChoiceField: Django copies each field for every form, and 52 choices each
+    time would weigh on every hand entered."""
+
+    widget = WrittenOutCards
+    default_error_messages = {"invalid": _("%(value)s is not a card.")}
+
+    def to_python(self, value: Any) -> list[str]:
+        return [str(code) for code in value or []]
+
+    def validate(self, value: list[str]) -> None:
+        for code in value:
+            if code not in CARD_CODES:
+                raise forms.ValidationError(
+                    self.error_messages["invalid"], code="invalid", params={"value": code}
+                )
+
+
+def _cards_field(label: Any) -> CardsField:
+    return CardsField(label=label, required=False)
+
+
+CARD_CODES = frozenset(f"{rank}{suit}" for suit in "SHDC" for rank in CARD_RANKS)
+
+
+class CardPicker:
+    """The card picker's side of a form (``knocker_cards``, ``defender_cards``): what was
+    ticked, as sent or as the hand being corrected has it (``initial["cards"]``)."""
+
+    is_bound: bool
+    data: Any
+    initial: dict[str, Any]
+    fields: dict[str, forms.Field]
+    cleaned_data: dict[str, Any]
+
+    @property
+    def picked_counts(self) -> dict[str, int]:
+        knocker, defender = len(self.picked("knocker_cards")), len(self.picked("defender_cards"))
+        return {"knocker_cards": knocker, "defender_cards": defender, "any": knocker + defender}
+
+    def picked(self, name: str) -> list[str]:
+        """The cards ticked under ``name`` as sent, or as the hand being corrected has them."""
+        if self.is_bound:
+            return self.fields[name].widget.value_from_datadict(self.data, None, name)
+        cards = self.initial.get("cards") or {}
+        return list(cards.get(name.removesuffix("_cards"), []))
+
+    def cards(self) -> dict[str, list[str]] | None:
+        data = self.cleaned_data
+        knocker, defender = data.get("knocker_cards"), data.get("defender_cards")
+        return {"knocker": knocker, "defender": defender} if knocker or defender else None
+
+
+class HandForm(CardPicker, forms.Form):
     """One hand. ``number`` travels with every entry so a repeat is recognised, not doubled."""
 
     number = forms.IntegerField(min_value=1, max_value=MAX_HANDS, widget=WrittenOut)
-    kind = forms.ChoiceField(label=_("How did the hand end?"), widget=WrittenOut)
+    # Not required as such: entered from the cards, the cards say (checked in clean()).
+    kind = forms.ChoiceField(label=_("How did the hand end?"), widget=WrittenOut, required=False)
     by = forms.ChoiceField(label=_("Who went out?"), widget=WrittenOut, required=False)
     deadwood = forms.IntegerField(
         label=_("Knocker's deadwood"),
@@ -82,6 +161,8 @@ class HandForm(forms.Form):
         widget=WrittenOut,
     )
     knock_card = forms.ChoiceField(label=_("Knock card"), required=False, widget=WrittenOut)
+    knocker_cards = _cards_field(_("Cards of the player who went out"))
+    defender_cards = _cards_field(_("Cards of the opponent"))
 
     def __init__(
         self,
@@ -100,6 +181,8 @@ class HandForm(forms.Form):
         self.hands = hands
         self.replacing = replacing
         self.preview: ScoredHand | None = None
+        self.ruling: Ruling | None = None  # what the cards say, when they were picked
+        self.cards_incomplete = False
         self.missing: list[str] = []  # labels of required fields left empty
         rules: RuleSet = match.tournament.ruleset
         # The engine refuses more than the rules allow (98, or more when an ace counts
@@ -160,6 +243,7 @@ class HandForm(forms.Form):
             deadwood=data.get("deadwood"),
             defender_deadwood=data.get("defender_deadwood"),
             knock_card=data.get("knock_card") or "",
+            cards=self.cards(),
         )
 
     def required_fields(self, kind: str) -> list[str]:
@@ -171,6 +255,38 @@ class HandForm(forms.Form):
         if "knock_card" in self.fields:
             needed.append("knock_card")
         return needed
+
+    def _settle_from_cards(self, data: dict[str, Any]) -> None:
+        """Take the kind and the counts from the picked cards, or say where the typed ones
+        disagree with them (naming both numbers); nothing is saved then."""
+        if data.get("kind") == Hand.Kind.DRAW:
+            self.add_error("knocker_cards", gettext("A dead hand has no cards to settle."))
+            return
+        rules: RuleSet = self.match.tournament.ruleset
+        cards = self.cards()
+        assert cards is not None
+        # Still picking: the preview says how far along, rather than an error.
+        self.cards_incomplete = len(cards["knocker"]) < 10 or len(cards["defender"]) < 10
+        try:
+            hand_cards = HandCards.parse(cards)
+            self.ruling = rule(hand_cards)
+            kind = data.get("kind")
+            settled = settle(
+                rules,
+                hand_cards,
+                kind=HandKind(kind) if kind else None,
+                deadwood=data.get("deadwood"),
+                defender_deadwood=data.get("defender_deadwood"),
+            )
+        except ScoringError as error:
+            field = (
+                error.field if error.field in ("kind", "deadwood", "defender_deadwood") else None
+            )
+            self.add_error(field or "knocker_cards", error.problem(gettext))
+            return
+        data["kind"] = settled.kind.value
+        data["deadwood"] = settled.deadwood
+        data["defender_deadwood"] = settled.defender_deadwood
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -188,7 +304,15 @@ class HandForm(forms.Form):
                 None, gettext("Hand %(number)d is already entered.") % {"number": number}
             )
             return data
-        if self.errors or "kind" not in data:
+        if self.errors:
+            return data
+        if self.cards() is not None:
+            self._settle_from_cards(data)
+            if self.errors:
+                return data
+        if not data.get("kind"):
+            self.missing.append(str(self.fields["kind"].label))
+            self.add_error("kind", MISSING["kind"])
             return data
         for name in self.required_fields(data["kind"]):
             if data.get(name) in (None, ""):

@@ -30,6 +30,9 @@ class Hand(models.Model):
         _("defender deadwood"), null=True, blank=True
     )
     knock_card = models.CharField(_("knock card"), max_length=3, blank=True)
+    # {"knocker": [...], "defender": [...]} when the hand was entered from its cards (the
+    # counts beside it are the ones the engine took from them); null when they were typed.
+    cards = models.JSONField(_("cards"), null=True, blank=True, default=None)
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     entered_by = models.ForeignKey(

@@ -24,6 +24,7 @@ on another hand, or on one that changed since the person looked at it.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,6 +37,7 @@ from django.utils.translation import gettext_noop
 
 from scoring.engine import (
     Card,
+    HandCards,
     HandInput,
     HandKind,
     HandScore,
@@ -56,7 +58,7 @@ from tournaments.routing import lock_tournament
 from .models import Hand
 from .versions import seen_hand
 
-HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card")
+HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card", "cards")
 
 logger = logging.getLogger(__name__)
 
@@ -85,42 +87,52 @@ class HandData:
     deadwood: int | None = None
     defender_deadwood: int | None = None
     knock_card: str = ""
+    cards: dict[str, list[str]] | None = None  # {"knocker": […], "defender": […]} or None
 
     @classmethod
     def of(cls, hand: Hand) -> HandData:
-        return cls(hand.kind, hand.by, hand.deadwood, hand.defender_deadwood, hand.knock_card)
+        return cls(*(getattr(hand, name) for name in HAND_FIELDS))
 
     def to_input(self) -> HandInput:
         return engine_input(
-            self.kind, self.by, self.deadwood, self.defender_deadwood, self.knock_card
+            self.kind, self.by, self.deadwood, self.defender_deadwood, self.knock_card, self.cards
         )
 
     def cleaned(self) -> HandData:
-        """Only the fields that matter for this kind (a draw keeps none)."""
+        """Only the fields that matter for this kind (a draw keeps none but its cards, for
+        the engine to refuse); cards in card order."""
+        cards = HandCards.parse(self.cards).to_dict() if self.cards is not None else None
         if self.kind == HandKind.DRAW:
-            return HandData(self.kind)
+            return HandData(self.kind, cards=cards)
         card = str(Card.parse(self.knock_card)) if self.knock_card else ""
         # A gin's knocker deadwood is 0 or absent; any other number stays, so that the
         # engine refuses the hand (as score_sheet does) rather than it vanishing unseen.
         deadwood = self.deadwood
         if self.kind != HandKind.KNOCK and deadwood == 0:
             deadwood = None
-        return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card)
+        return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card, cards)
 
 
 def engine_input(
-    kind: str, by: str, deadwood: int | None, defender_deadwood: int | None, knock_card: str
+    kind: str,
+    by: str,
+    deadwood: int | None,
+    defender_deadwood: int | None,
+    knock_card: str,
+    cards: Mapping[str, Any] | None = None,
 ) -> HandInput:
     """A hand's stored fields (HAND_FIELDS, in that order) as the engine's input."""
     hand_kind = HandKind(kind)
+    hand_cards = HandCards.parse(cards) if cards is not None else None
     if hand_kind is HandKind.DRAW:
-        return HandInput(hand_kind)
+        return HandInput(hand_kind, cards=hand_cards)
     return HandInput(
         hand_kind,
         Side(by) if by in ("A", "B") else None,
         deadwood,
         defender_deadwood,
         Card.parse(knock_card) if knock_card else None,
+        hand_cards,
     )
 
 
@@ -157,7 +169,8 @@ def load_inputs(*, stream: bool = False, **where: Any) -> dict[int, list[HandInp
     converted: dict[tuple[Any, ...], HandInput] = {}
     by_match: dict[int, list[HandInput]] = defaultdict(list)
     for match_id, *fields in rows.iterator() if stream else rows:
-        key = tuple(fields)
+        cards = fields[-1]  # a dict (unhashable) for a hand settled from its cards
+        key = tuple(fields) if cards is None else (*fields[:-1], json.dumps(cards, sort_keys=True))
         hand = converted.get(key)
         if hand is None:
             hand = converted[key] = engine_input(*fields)

@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import corrections, views
+from . import corrections, disputes, views
 
 app_name = "scoring"
 
@@ -25,4 +25,5 @@ urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
     path(MATCH + "table-link/", views.table_link, name="table-link"),
+    path("t/<slug:slug>/manage/dispute/", disputes.dispute, name="dispute"),
 ]

@@ -46,6 +46,8 @@ def hand_version(hand: Hand) -> str:
     """A digest of the hand as its page shows it. Any change to it changes the digest,
     including a new number after an earlier hand was deleted."""
     shown = [getattr(hand, name) for name in SHOWN]
+    if hand.cards is not None:  # only then: typed hands keep the digest they had
+        shown.append(hand.cards)
     return hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
 
 

@@ -208,6 +208,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:hand-delete": (SCORERS, SCORERS_WRITE),
     "scoring:match-confirm": (ALL_405, MATCH_DIRECTORS_WRITE),
     "scoring:table-link": (ALL_405, MATCH_DIRECTORS_WRITE),
+    "scoring:dispute": ITS_DIRECTORS_PAGE,
     "scoring:table-match-sheet": (TABLE, ALL_405),
     "scoring:table-match-entry": (TABLE, ALL_405),
     "scoring:table-hand-create": (ALL_405, TABLE_WRITE),

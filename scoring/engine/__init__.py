@@ -7,6 +7,10 @@ hand
     went out (``by``, side ``A`` or ``B``) and the deadwood counts.
 deadwood
     The value of the unmatched cards (ace 1, two to ten face value, court cards 10).
+meld, lay-off
+    A set (3 or 4 of a rank) or run (3 or more in a suit, ace low) counts no deadwood. After
+    a knock (not gin) the defender may lay off unmatched cards on the knocker's melds.
+    ``cards.py`` settles a hand's counts from both hands' cards.
 knock
     Going out with a little deadwood (1 up to the knock limit). The knocker scores the
     difference with the defender's deadwood after lay-offs.
@@ -40,6 +44,7 @@ What this package does not do: store anything, translate messages (it marks them
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
 """
 
+from .cards import HandCards, Ruling, Settled, rule, settle
 from .contract import parse_hand, parse_request, parse_side, score_request
 from .errors import ScoringError
 from .games import GameSummary, Pair
@@ -72,6 +77,7 @@ __all__ = [
     "Deal",
     "Format",
     "GameSummary",
+    "HandCards",
     "HandInput",
     "HandKind",
     "HandScore",
@@ -82,8 +88,10 @@ __all__ = [
     "Pair",
     "Result",
     "RuleSet",
+    "Ruling",
     "ScoredHand",
     "ScoringError",
+    "Settled",
     "Shutout",
     "Side",
     "Tie",
@@ -95,7 +103,9 @@ __all__ = [
     "preset_names",
     "preview_hand",
     "resolve_rules",
+    "rule",
     "score_hand",
     "score_match",
     "score_request",
+    "settle",
 ]

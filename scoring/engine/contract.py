@@ -1,5 +1,9 @@
 """The ``score_sheet`` JSON contract (SPEC 3): checking the request, scoring it.
 
+A hand may carry ``"cards": {"knocker": [10 or 11 cards], "defender": [10 cards]}``
+(issue 18; ``knocker`` is the hand of ``by``): its counts may then be left out and are
+taken from the cards, and its output gains ``cards`` (:meth:`cards.Ruling.to_dict`).
+
 Everything arriving here is untrusted JSON: every key, type and range is checked and a
 problem becomes a one-line :class:`ScoringError` (naming the hand, 1-based, when a hand is
 at fault). Nothing here reads files or prints.
@@ -10,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .cards import HandCards
 from .errors import ScoringError, _
 from .hands import Card, HandInput, HandKind, Side
 from .match import MatchSheet, score_match
 from .rules import RuleSet, resolve_rules
 
 REQUEST_KEYS = frozenset({"rules", "first_dealer", "hands"})
-HAND_KEYS = frozenset({"kind", "by", "deadwood", "defender_deadwood", "knock_card"})
+HAND_KEYS = frozenset({"kind", "by", "deadwood", "defender_deadwood", "knock_card", "cards"})
 
 
 def parse_side(value: object, field: str) -> Side:
@@ -46,7 +51,10 @@ def parse_hand(data: object) -> HandInput:
         )
     kind = HandKind(str(kind_value))
     if kind is HandKind.DRAW:
+        if data.get("cards") is not None:
+            raise ScoringError(_("a dead hand has no cards to settle"), field="cards")
         return HandInput(kind)
+    cards = None if data.get("cards") is None else HandCards.parse(data["cards"])
     card_text = data.get("knock_card")
     card = None
     if card_text is not None:
@@ -59,6 +67,7 @@ def parse_hand(data: object) -> HandInput:
         deadwood=_optional_int(data, "deadwood"),
         defender_deadwood=_optional_int(data, "defender_deadwood"),
         knock_card=card,
+        cards=cards,
     )
 
 

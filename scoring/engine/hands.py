@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .errors import ScoringError, _
 from .rules import KNOB_RANGES, OklahomaAce, RuleSet, Tie, largest_deadwood
+
+if TYPE_CHECKING:
+    from .cards import HandCards
 
 MAX_DEADWOOD = largest_deadwood(KNOB_RANGES["ace_value"][1])
 """The most deadwood any rules allow (110: aces at 15); a rule set's own is
@@ -51,32 +55,48 @@ RANK_VALUES: dict[str, int] = {
     "K": 10,
 }
 SUITS = ("S", "H", "D", "C")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+"""Ranks in run order, ace low (``cards.py`` numbers a card by suit and this order)."""
+NOT_A_CARD = {
+    "knock_card": _(
+        "knock card %(card)s is not a card (use rank A, 2-9, T or 10, J, Q, K "
+        "and suit S, H, D, C, e.g. 7S)"
+    ),
+    "cards": _(
+        "%(card)s is not a card (use rank A, 2-9, T or 10, J, Q, K and suit S, H, D, C, e.g. TS)"
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """An Oklahoma knock card, e.g. ``Card("7", "S")``; ten is ``T``."""
+    """A playing card, e.g. ``Card("7", "S")``; ten is ``T``. The Oklahoma knock card, and
+    the cards of a hand settled from its cards (:mod:`scoring.engine.cards`)."""
 
     rank: str
     suit: str
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Parse ``"7S"``, ``"TD"``, ``"10D"`` or ``"qh"``; raise ScoringError if malformed."""
+    def parse(cls, text: str, *, field: str = "knock_card") -> Card:
+        """Parse ``"7S"``, ``"TD"``, ``"10D"`` or ``"qh"``; raise ScoringError if malformed
+        (the message and ``field`` name ``field``: ``knock_card`` or ``cards``)."""
         cleaned = text.strip().upper()
         rank, suit = cleaned[:-1], cleaned[-1:]
         if rank == "10":
             rank = "T"
         if rank not in RANK_VALUES or rank == "10" or suit not in SUITS:
-            raise ScoringError(
-                _(
-                    "knock card %(card)s is not a card (use rank A, 2-9, T or 10, J, Q, K "
-                    "and suit S, H, D, C, e.g. 7S)"
-                ),
-                {"card": repr(text)},
-                field="knock_card",
-            )
+            raise ScoringError(NOT_A_CARD[field], {"card": repr(text)}, field=field)
         return cls(rank, suit)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card numbered ``index`` (see :attr:`index`)."""
+        return cls(RANKS[index % 13], SUITS[index // 13])
+
+    @property
+    def index(self) -> int:
+        """0..51: suit (S, H, D, C) × 13 + rank (A = 0 … K = 12)."""
+        return SUITS.index(self.suit) * 13 + RANKS.index(self.rank)
 
     @property
     def value(self) -> int:
@@ -99,6 +119,9 @@ class HandInput:
     deadwood: int | None = None
     defender_deadwood: int | None = None
     knock_card: Card | None = None
+    cards: HandCards | None = None
+    """Both hands' cards, when the hand is settled from them: the counts left out are
+    taken from the cards, and the counts given must agree (:mod:`scoring.engine.cards`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +151,13 @@ def knock_limit(rules: RuleSet, card: Card | None) -> int:
 def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
     """Score one hand under ``rules``; raise ScoringError for a hand the rules forbid."""
     if hand.kind is HandKind.DRAW:
+        if hand.cards is not None:
+            raise ScoringError(_("a dead hand has no cards to settle"), field="cards")
         return DRAW_SCORE
+    if hand.cards is not None:
+        from .cards import settle_input  # cards.py builds on this module
+
+        hand = settle_input(rules, hand)
     if hand.by is None:
         raise ScoringError(_("say who went out (A or B)"), field="by")
     card = hand.knock_card if rules.oklahoma else None

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import rule, settle_input
 from .errors import ScoringError, _
 from .games import GameSummary, GameTally, Pair, settle
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
@@ -46,6 +47,8 @@ class ScoredHand:
         )
         if with_dealer:
             data["dealer"] = self.dealer.value if self.dealer else None
+        if self.hand.cards is not None:
+            data["cards"] = rule(self.hand.cards).to_dict()  # cached: scored already
         return data
 
 
@@ -146,7 +149,7 @@ class MatchState:
         else:
             tallies, complete = self._games_after(number, score)
             game, columns = self.tallies[-1].number, ()
-        scored = ScoredHand(number, hand, score, game, columns, self.dealer)
+        scored = ScoredHand(number, _counted(self.rules, hand), score, game, columns, self.dealer)
         # Built directly rather than with dataclasses.replace: every hand entered replays
         # its whole match through here.
         return MatchState(
@@ -308,7 +311,7 @@ def _replay_hollywood(
                     winners[i], closed_by[i] = side, number
                     still_open -= 1
         columns = tuple(i + 1 for i in chosen)
-        scored.append(ScoredHand(number, hand, score, None, columns, dealer))
+        scored.append(ScoredHand(number, _counted(rules, hand), score, None, columns, dealer))
         dealer = _next_dealer(deal, dealer, score)
     tallies = tuple(
         GameTally(
@@ -323,6 +326,12 @@ def _replay_hollywood(
         for i in range(count)
     )
     return MatchState(rules, first_dealer, tallies, tuple(scored), dealer, not still_open)
+
+
+def _counted(rules: RuleSet, hand: HandInput) -> HandInput:
+    """``hand`` with the counts its cards give, if it has cards (scored already, so they
+    agree): a sheet shows every hand's counts."""
+    return hand if hand.cards is None else settle_input(rules, hand)
 
 
 def _score(
@@ -388,7 +397,7 @@ def _play_game(
         number += 1
         _check_count(number)
         score = _score(rules, hand, number, scores)
-        scored.append(ScoredHand(number, hand, score, game, (), dealer))
+        scored.append(ScoredHand(number, _counted(rules, hand), score, game, (), dealer))
         in_game.append(number)
         dealer = _next_dealer(deal, dealer, score)
         side = score.winner

@@ -25,6 +25,8 @@ measures with Django's test client:
   and for the same poll answered with a 304 (``If-None-Match``); the 304 and a cold
   render of the region for information;
 - **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
+- **card counts** (``tests/bench/cards_bench.py``, no database): µs per hand for the optimal
+  melds (≤ 18, RLCard's deadwood routine) and for the lay-offs (≤ 54);
 - **Swiss pairing** (``tests/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
   the median CPU time of :func:`tournaments.swiss.pair_round`: budget under one second,
   absolute (the issue's);
@@ -815,6 +817,7 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": counts["cached"] == 1 and counts["not_modified"] == 1,
             }
         )
+    checks.extend((report.get("cards") or {}).get("checks", []))
     pdf = report.get("round_pack") or {}
     if "ratio" in pdf:
         checks.append(
@@ -858,6 +861,7 @@ def run_bench(
     poll_samples: int = 200,
     warmup: int = 10,
     pdf: tuple[int, int] | None = (128, 7),
+    cards: tuple[int, int] | None = (2000, 5),
     swiss_players: int = 1024,
     rematch_sets: int = 1000,
 ) -> dict[str, Any]:
@@ -894,6 +898,10 @@ def run_bench(
     )
     if pdf is not None:
         report["round_pack"] = run_pdf(*pdf)
+    if cards is not None:
+        from tests.bench import cards_bench
+
+        report["cards"] = cards_bench.run(hands=cards[0], repeats=cards[1])
     from .pairing_bench import measure_rematches, measure_swiss
 
     report["swiss"] = measure_swiss(swiss_players)
@@ -986,6 +994,16 @@ def print_report(report: dict[str, Any]) -> None:
     pdf = report.get("round_pack") or {}
     if "skipped" in pdf:
         print(f"  round pack: {pdf['skipped']}")
+    counts = report.get("cards")
+    if counts:
+        melds, layoffs = counts["melds"], counts["layoffs"]
+        print(
+            "  card counts (CPU µs per hand, no memo): optimal melds "
+            f"{melds['dealt']['us_per_hand']} dealt / {melds['melded']['us_per_hand']} melded; "
+            f"lay-offs {layoffs['melded']['us_per_hand']}; whole ruling "
+            f"{layoffs['ruling']['us_per_hand']} (memo hit {layoffs['memo_hit_us']}); "
+            f"anchor: RLCard's deadwood ≈ {counts['anchor_us']:g}"
+        )
     width = max(len(check["name"]) for check in report["budgets"])
     print(f"\n  {'budget':{width}} {'value':>10}  {'budget':>7}")
     for check in report["budgets"]:

@@ -96,6 +96,7 @@ def test_bench_report_shape_and_query_counts():
         poll_samples=6,
         warmup=1,
         pdf=None,
+        cards=(30, 1),
         swiss_players=33,
         rematch_sets=3,
     )
@@ -181,6 +182,11 @@ def test_bench_report_shape_and_query_counts():
     assert rematches["worse_than_peer"] == [] or not rematches["pass"]
     assert any(name.startswith("losers'-bracket rematches") for name in names)
     assert all({"name", "value", "budget", "pass"} <= check.keys() for check in report["budgets"])
+    counts = report["cards"]
+    assert counts["melds"]["dealt"]["hands"] == 60 and counts["melds"]["melded"]["us_per_hand"] > 0
+    assert counts["layoffs"]["melded"]["us_per_hand"] > 0
+    assert any(name.startswith("optimal melds, µs per hand") for name in names)
+    assert any(name.startswith("lay-offs") for name in names)
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
 
