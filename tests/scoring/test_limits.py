@@ -14,7 +14,19 @@ import pytest
 from archive import api as archive
 from archive.schema import INT_RANGES
 from archive.verify import verify
-from scoring.engine import KNOB_RANGES, MAX_DEADWOOD, MAX_HANDS, largest_match_total
+from scoring.engine import (
+    KNOB_RANGES,
+    MAX_DEADWOOD,
+    MAX_HANDS,
+    BoardInput,
+    Card,
+    HandInput,
+    HandKind,
+    Side,
+    largest_match_total,
+    resolve_rules,
+    score_team_match,
+)
 from scoring.engine.limits import largest_deal, largest_hand
 from scoring.models import Hand
 from scoring.services import HandData, confirm_result, record_hand
@@ -159,16 +171,6 @@ def test_the_largest_team_match_fits():
     a sweep of 500, Hollywood with ten columns to 5000 and every bonus at its most. Each
     deal scores 4 × 1220 + 500 = 5380 and closes the columns A has entered; the total stays
     within the worked-out bound."""
-    from scoring.engine import (
-        BoardInput,
-        HandInput,
-        HandKind,
-        Side,
-        resolve_rules,
-        score_team_match,
-    )
-    from scoring.engine.hands import Card
-
     rules = resolve_rules(
         {
             "preset": "tedesco",
