@@ -13,6 +13,7 @@ from scoring.engine import (
     KNOB_RANGES,
     KNOBS,
     PRESETS,
+    TEAM_KNOBS,
     RuleSet,
     ScoringError,
     check_knob,
@@ -141,6 +142,9 @@ PRESET_LABELS: dict[str, Any] = {
     "tedesco": _("Tedesco (Oklahoma, Hollywood to 200, aces 15)"),
 }
 NO_BIG_GIN = "none"
+FORM_KNOBS = tuple(name for name in KNOBS if name not in TEAM_KNOBS)
+"""The knobs the setup form offers: not the partnership ones until team tournaments exist
+(a tournament's matches are head to head; its rules keep the team knobs at their presets')."""
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
 
 
@@ -205,7 +209,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in KNOBS:
+        for name in FORM_KNOBS:
             self.fields[name] = _knob_field(name)
         tournament = self.instance
         self.rules_locked = bool(tournament.pk and tournament.rules_locked_at)
@@ -217,18 +221,18 @@ class TournamentForm(forms.ModelForm):
             current = tournament.ruleset
             base = PRESETS.get(current.preset, PRESETS[DEFAULT_PRESET])
             self.initial["preset"] = current.preset
-            for name in KNOBS:
+            for name in FORM_KNOBS:
                 value = getattr(current, name)
                 if value != getattr(base, name):
                     self.initial[name] = self._as_input(name, value)
-        for name in KNOBS:
+        for name in FORM_KNOBS:
             self.fields[name].widget.attrs["placeholder"] = _display(
                 getattr(PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
             )
         if self.rules_locked:
             # Disabled fields show (and clean to) the stored rules whatever is posted; a
             # posted change is refused in clean() with a message.
-            for name in ("preset", *KNOBS):
+            for name in ("preset", *FORM_KNOBS):
                 self.fields[name].disabled = True
                 self.fields[name].required = False
         if self.bracket_generated:
@@ -249,7 +253,7 @@ class TournamentForm(forms.ModelForm):
         return getattr(value, "value", value)
 
     def knob_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in KNOBS]
+        return [self[name] for name in FORM_KNOBS]
 
     def detail_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in DETAIL_FIELDS]
@@ -312,7 +316,7 @@ class TournamentForm(forms.ModelForm):
     def _clean_rules(self, cleaned: dict[str, Any]) -> dict[str, Any] | None:
         preset = cleaned.get("preset") or DEFAULT_PRESET
         overrides: dict[str, object] = {}
-        for name in KNOBS:
+        for name in FORM_KNOBS:
             try:
                 value = self._knob_value(name, cleaned.get(name))
                 if value is None and not (
@@ -322,7 +326,7 @@ class TournamentForm(forms.ModelForm):
                 overrides[name] = check_knob(name, value)
             except ScoringError as error:
                 self.add_error(name, _friendly(error, name))
-        if any(name in self.errors for name in KNOBS):
+        if any(name in self.errors for name in FORM_KNOBS):
             return None
         try:
             return resolve_rules({"preset": preset, **_plain(overrides)}).to_dict()

@@ -35,6 +35,10 @@ column
     into the columns they have entered plus the next one.
 match
     Best of N games, or one Hollywood session.
+deal / board
+    Partnership play (``teams.py``): two teams of ``team_size`` players; each deal every
+    player plays one hand (a board) against a player of the other team. The boards are
+    netted into one result for the deal, which counts as a hand does head to head.
 limits
     Every whole-number knob has a least and a most value (``KNOB_RANGES``) and a match has
     at most ``MAX_HANDS`` hands, so that no total outgrows a 32-bit database column
@@ -45,26 +49,46 @@ know about players, tournaments or tables. Recomputing a match is replaying its 
 """
 
 from .cards import HandCards, Ruling, Settled, rule, settle
-from .contract import parse_hand, parse_request, parse_side, score_request
+from .contract import (
+    parse_board,
+    parse_hand,
+    parse_request,
+    parse_side,
+    parse_team_request,
+    score_request,
+)
 from .errors import ScoringError
 from .games import GameSummary, Pair
 from .hands import MAX_DEADWOOD, Card, HandInput, HandKind, HandScore, Result, Side, score_hand
-from .limits import largest_match_total
+from .limits import largest_deal, largest_match_total
 from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, preview_hand, score_match
 from .rules import (
     KNOB_RANGES,
     KNOBS,
     MAX_HANDS,
     PRESETS,
+    TEAM_KNOBS,
+    TEAM_PRESETS,
     Deal,
     Format,
     OklahomaAce,
+    Opponents,
     RuleSet,
     Shutout,
     Tie,
     check_knob,
     preset_names,
     resolve_rules,
+)
+from .teams import (
+    BoardInput,
+    DealScore,
+    ScoredDeal,
+    Seats,
+    TeamSheet,
+    pairing,
+    score_deal,
+    score_team_match,
 )
 
 __all__ = [
@@ -73,8 +97,12 @@ __all__ = [
     "MAX_DEADWOOD",
     "MAX_HANDS",
     "PRESETS",
+    "TEAM_KNOBS",
+    "TEAM_PRESETS",
+    "BoardInput",
     "Card",
     "Deal",
+    "DealScore",
     "Format",
     "GameSummary",
     "HandCards",
@@ -85,27 +113,37 @@ __all__ = [
     "MatchState",
     "MatchSummary",
     "OklahomaAce",
+    "Opponents",
     "Pair",
     "Result",
     "RuleSet",
     "Ruling",
+    "ScoredDeal",
     "ScoredHand",
     "ScoringError",
+    "Seats",
     "Settled",
     "Shutout",
     "Side",
+    "TeamSheet",
     "Tie",
     "check_knob",
+    "largest_deal",
     "largest_match_total",
+    "pairing",
+    "parse_board",
     "parse_hand",
     "parse_request",
     "parse_side",
+    "parse_team_request",
     "preset_names",
     "preview_hand",
     "resolve_rules",
     "rule",
+    "score_deal",
     "score_hand",
     "score_match",
     "score_request",
+    "score_team_match",
     "settle",
 ]

@@ -33,6 +33,20 @@ def largest_hand(ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES) -> tuple[i
     return 2 * base, 2 * (1 + extra)
 
 
+def largest_deal(ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES) -> tuple[int, int]:
+    """(points, boxes): the most one partnership deal can score (``teams.py``), each at its
+    largest; with teams of one (or no team knobs in ``ranges``), :func:`largest_hand`.
+
+    Points: every board won for the most a hand scores, plus the sweep bonus (teams of two
+    or more). Boxes: one, plus each board's extras (its boxes less one).
+    """
+    points, boxes = largest_hand(ranges)
+    most = {name: high for name, (_low, high) in ranges.items()}
+    size = most.get("team_size", 1)
+    sweep = most.get("sweep_bonus", 0) if size > 1 else 0
+    return size * points + sweep, 1 + size * (boxes - 1)
+
+
 def largest_match_total(
     ranges: Mapping[str, tuple[int, int]] = KNOB_RANGES, hands: int = MAX_HANDS
 ) -> int:
@@ -40,6 +54,11 @@ def largest_match_total(
 
     With T the target, P and B the most points and boxes of a hand, g the game bonus,
     s the shutout bonus and x the box bonus (each at its most):
+
+    * In a partnership match a deal counts as a hand, with P the most a deal scores
+      (:func:`largest_deal`). Its boxes grow with the team, but so does what it uses up
+      of ``hands`` (every board is a hand): teams of N have at most hands/N deals of at
+      most 1 + N(B - 1) boxes, hands·(B - 1 + 1/N) ≤ hands·B in all. So B stays a hand's.
 
     * A closed game's winner was below T before the hand that closed it, so has at most
       T - 1 + P points; the loser at most T - 1 and no bonus. (With ``box_timing:
@@ -56,7 +75,7 @@ def largest_match_total(
       2·(C + 1)·hands·B·x. The bound is the larger of the two.
     """
     most = {name: high for name, (_low, high) in ranges.items()}
-    points, boxes = largest_hand(ranges)
+    (points, _deal_boxes), (_hand_points, boxes) = largest_deal(ranges), largest_hand(ranges)
     target, game_bonus = most["game_target"], most["game_bonus"]
     won_points = target - 1 + points + game_bonus
     won = max(2 * won_points, won_points + most["shutout_bonus"])

@@ -135,10 +135,23 @@ class MatchState:
                 _("the match is already complete; no more hands can be entered")
             ).at_hand(number)
         _check_count(number)
+        _check_head_to_head(self.rules, number)
         try:
             score = score_hand(self.rules, hand)
         except ScoringError as error:
             raise error.at_hand(number) from None
+        return self.record(hand, score)
+
+    def record(self, hand: HandInput, score: HandScore) -> MatchState:
+        """This state with one more hand, already scored as ``score`` (the match must not be
+        complete).
+
+        A partnership match (``teams.py``) records each deal here as one hand: ``score`` is
+        the deal's net result and ``hand`` its first board, so that games, Hollywood
+        columns and the deal rotation work on deals exactly as on hands.
+        """
+        assert not self.complete, "a complete match takes no more hands"
+        number = len(self.hands) + 1
         if self.rules.is_hollywood:
             tallies, complete = self._columns_after(number, score)
             # A column's hands are in order: this hand, if entered there, is its last.
@@ -221,6 +234,16 @@ def _open_at_once(rules: RuleSet) -> int | None:
     return ROLLING_OPEN if rules.hollywood_columns_open is ColumnsOpen.ROLLING else None
 
 
+def _check_head_to_head(rules: RuleSet, number: int) -> None:
+    """Refuse hand ``number`` of a match whose rules are for teams: those are scored deal by
+    deal (``teams.score_team_match``), never as a list of hands."""
+    if rules.is_team:
+        raise ScoringError(
+            _("these rules are for teams of %(size)d: enter the match deal by deal"),
+            {"size": rules.team_size},
+        ).at_hand(number)
+
+
 def _check_count(number: int) -> None:
     """Refuse hand ``number`` past the most a match may have (see ``rules.MAX_HANDS``)."""
     if number > MAX_HANDS:
@@ -262,6 +285,8 @@ def replay(
     filled in as hands are scored (a refused hand is not kept): replaying many matches
     under one rule set with one dict scores each distinct hand once.
     """
+    if rules.is_team and next(iter(hands), None) is not None:
+        _check_head_to_head(rules, 1)
     if rules.is_hollywood:
         return _replay_hollywood(rules, hands, first_dealer, scores)
     return _replay_games(rules, hands, first_dealer, scores)

@@ -58,6 +58,14 @@ class ColumnsOpen(StrEnum):
     ROLLING = "rolling"
 
 
+class Opponents(StrEnum):
+    """Partnership play: who plays whom each deal (``teams.pairing``)."""
+
+    FIXED = "fixed"
+    ALTERNATE = "alternate"
+    ROTATE = "rotate"
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """Every knob of SPEC 2.7, resolved. Field order is the order of the JSON contract."""
@@ -90,6 +98,10 @@ class RuleSet:
     hollywood_columns_open: ColumnsOpen = ColumnsOpen.TOGETHER
     ace_value: int = 1
     runs_around_the_corner: bool = False
+    # Partnership play (docs/rules.md, "Partnership gin"): head to head by default.
+    team_size: int = 1
+    opponents: Opponents = Opponents.FIXED
+    sweep_bonus: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: enums as their string values, in contract order."""
@@ -118,6 +130,11 @@ class RuleSet:
         return largest_deadwood(self.ace_value)
 
     @property
+    def is_team(self) -> bool:
+        """Partnership rules: a match is played deal by deal, ``team_size`` boards a deal."""
+        return self.team_size > 1
+
+    @property
     def running_box_bonus(self) -> int:
         """What one box adds to the running score at once (0 when boxes wait for the end)."""
         return self.box_bonus if self.box_timing is BoxTiming.RUNNING else 0
@@ -142,6 +159,8 @@ KNOB_RANGES: dict[str, tuple[int, int]] = {
     "hollywood_columns": (1, 10),
     "knock_base": (0, 500),
     "ace_value": (1, 15),
+    "team_size": (1, 4),
+    "sweep_bonus": (0, 500),
 }
 """(least, most) of every whole-number knob: the one definition the setup form, the
 archive import and ``score_sheet`` all check against.
@@ -150,13 +169,14 @@ The rules give the knock limit (a knock needs 10 or less). The rest are far past
 played: published rules use bonuses of 10 to 100, targets of 100 to 250, one extra box at
 most, best of five or seven, and three Hollywood columns; a knob's most is several times
 that. A knock base is a bonus like the others; an unmatched ace counts 1 to 15 (round-the-
-corner gin counts it 15). They are bounded so that the largest total a match can reach fits a 32-bit
+corner gin counts it 15). Teams have two to four players (1: head to head); a sweep bonus is
+a bonus like the others. They are bounded so that the largest total a match can reach fits a 32-bit
 database column (:func:`scoring.engine.limits.largest_match_total`, held by a test).
 """
 MAX_HANDS = 10_000
 """The most hands one match may have: with bonuses of 0 a won hand can score nothing yet
 earn boxes, so without this a match's boxes (and total) would have no limit. A real match
-has a few dozen hands."""
+has a few dozen hands. In a partnership match every board is a hand: deals × team size."""
 _BOOL_KNOBS = (
     "oklahoma",
     "spade_double",
@@ -172,6 +192,7 @@ _ENUM_KNOBS: dict[str, type[StrEnum]] = {
     "deal": Deal,
     "box_timing": BoxTiming,
     "hollywood_columns_open": ColumnsOpen,
+    "opponents": Opponents,
 }
 KNOBS: tuple[str, ...] = tuple(f.name for f in fields(RuleSet) if f.name != "preset")
 ROLLING_OPEN = 3
@@ -254,13 +275,15 @@ def check_knob(name: str, value: object) -> object:
 
 
 def _preset(name: object) -> RuleSet:
-    if not isinstance(name, str) or name not in PRESETS:
-        raise ScoringError(
-            _("unknown rules preset %(name)s (choose from %(choices)s)"),
-            {"name": repr(name), "choices": ", ".join(PRESETS)},
-            field="preset",
-        )
-    return PRESETS[name]
+    if isinstance(name, str) and name in PRESETS:
+        return PRESETS[name]
+    if isinstance(name, str) and name in TEAM_PRESETS:
+        return TEAM_PRESETS[name]
+    raise ScoringError(
+        _("unknown rules preset %(name)s (choose from %(choices)s)"),
+        {"name": repr(name), "choices": ", ".join([*PRESETS, *TEAM_PRESETS])},
+        field="preset",
+    )
 
 
 _MODERN = RuleSet()
@@ -300,5 +323,29 @@ PRESETS: dict[str, RuleSet] = {
         game_target=200,
         ace_value=15,
         runs_around_the_corner=True,
+    ),
+}
+
+# Partnership presets (docs/rules.md, "Partnership gin", gives each one's source). They are
+# kept apart from PRESETS, the head-to-head rule sets the tournament setup offers, until
+# team tournaments exist; resolve_rules and score_sheet know both.
+TEAM_KNOBS: tuple[str, ...] = ("team_size", "opponents", "sweep_bonus")
+"""The partnership knobs: they matter only to a match played in deals (``teams.py``)."""
+
+_TEDESCO = PRESETS["tedesco"]
+
+TEAM_PRESETS: dict[str, RuleSet] = {
+    "partnership": _MODERN.replace(
+        preset="partnership",
+        team_size=2,
+        game_target=125,
+        shutout=Shutout.BONUS,
+        shutout_bonus=100,
+        deal=Deal.WINNER,
+        opponents=Opponents.ALTERNATE,
+    ),
+    "tedesco_pairs": _TEDESCO.replace(preset="tedesco_pairs", team_size=2),
+    "tedesco_threes": _TEDESCO.replace(
+        preset="tedesco_threes", team_size=3, game_target=300, sweep_bonus=25
     ),
 }

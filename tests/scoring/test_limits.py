@@ -14,8 +14,20 @@ import pytest
 from archive import api as archive
 from archive.schema import INT_RANGES
 from archive.verify import verify
-from scoring.engine import KNOB_RANGES, MAX_DEADWOOD, MAX_HANDS, largest_match_total
-from scoring.engine.limits import largest_hand
+from scoring.engine import (
+    KNOB_RANGES,
+    MAX_DEADWOOD,
+    MAX_HANDS,
+    BoardInput,
+    Card,
+    HandInput,
+    HandKind,
+    Side,
+    largest_match_total,
+    resolve_rules,
+    score_team_match,
+)
+from scoring.engine.limits import largest_deal, largest_hand
 from scoring.models import Hand
 from scoring.services import HandData, confirm_result, record_hand
 from tests.factories import make_entries, make_match, make_tournament
@@ -33,10 +45,17 @@ def test_the_largest_hand_and_match_total_under_the_bounds():
     # A big gin against 110 deadwood (two aces at 15 and two each of K, Q, J, 10),
     # spade-doubled: 2 × (500 + 110). Boxes: 2 × (1 + 5).
     assert largest_hand() == (1220, 12)
-    # Hollywood, ten columns and the last one doubled: 11 × (w + 2·hands·B·x), with
-    # w = 2 × (4999 + 1220 + 500) = 13,438 and 2 × 10,000 × 12 × 500 = 120,000,000.
-    assert largest_match_total() == 11 * (13_438 + 120_000_000) == 1_320_147_818
+    # A partnership deal of four boards, each that hand, plus a sweep of 500: 4 × 1220 +
+    # 500 = 5380 points; boxes 1 + 4 × (12 - 1) = 45 (at most 2,500 such deals: every board
+    # is one of the match's 10,000 hands, so a match's boxes stay within 10,000 × 12).
+    assert largest_deal() == (5380, 45)
+    # Hollywood, ten columns and the last one doubled: 11 × (w + 2·hands·B·x), with the
+    # deal closing a column: w = 2 × (4999 + 5380 + 500) = 21,758, and 2 × 10,000 × 12 ×
+    # 500 = 120,000,000. (Head to head alone it was 11 × (13,438 + 120,000,000).)
+    assert largest_match_total() == 11 * (21_758 + 120_000_000) == 1_320_239_338
     assert largest_match_total() < INT_MAX
+    head_to_head = {k: v for k, v in KNOB_RANGES.items() if k not in ("team_size", "sweep_bonus")}
+    assert largest_match_total(head_to_head) == 1_320_147_818
 
 
 def test_every_column_storing_a_score_fits_the_largest_value():
@@ -144,3 +163,26 @@ def test_the_worst_match_is_played_stored_exported_and_imported():
     copy = Match.objects.get(tournament=report.tournament)
     assert (copy.total_a, copy.winner_side) == (worst_total(), "A")
     assert verify(report.tournament) == (1, [])
+
+
+def test_the_largest_team_match_fits():
+    """The worst partnership match played in the engine (no team rows are stored yet):
+    teams of four, every board a spade-doubled big gin against 110 for A (1220 each) with
+    a sweep of 500, Hollywood with ten columns to 5000 and every bonus at its most. Each
+    deal scores 4 × 1220 + 500 = 5380 and closes the columns A has entered; the total stays
+    within the worked-out bound."""
+    rules = resolve_rules(
+        {
+            "preset": "tedesco",
+            **{k: v for k, v in WORST_RULES.items() if k != "gin_bonus"},
+            "team_size": MOST["team_size"],
+            "sweep_bonus": MOST["sweep_bonus"],
+            "undercut_extra_boxes": MOST["undercut_extra_boxes"],
+        }
+    )
+    big = HandInput(HandKind.BIG_GIN, Side.A, None, MAX_DEADWOOD, Card.parse("AS"))
+    deals = [[BoardInput(big)] * 4] * MOST["hollywood_columns"]
+    sheet = score_team_match(rules, deals)
+    assert sheet.complete and sheet.match.winner is Side.A
+    assert all(d.score.points == 5380 for d in sheet.deals)
+    assert 0 < sheet.match.total.a <= largest_match_total() < INT_MAX

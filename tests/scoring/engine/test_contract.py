@@ -102,6 +102,9 @@ BOUNDS = {
     # House rules (issue 19): a knock base is a bonus like the others; an ace counts 1..15.
     "knock_base": (0, 500),
     "ace_value": (1, 15),
+    # Partnership (issue 20): teams of one (head to head) to four; a sweep is a bonus.
+    "team_size": (1, 4),
+    "sweep_bonus": (0, 500),
 }
 
 
