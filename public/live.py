@@ -32,7 +32,6 @@ from __future__ import annotations
 import gc
 import gzip
 import hashlib
-import logging
 import re
 import threading
 import time
@@ -45,9 +44,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
@@ -55,8 +52,6 @@ from django.utils.translation import get_language
 from tournaments.language import use_tournament_language
 from tournaments.models import Tournament
 from tournaments.permissions import can_direct
-
-logger = logging.getLogger(__name__)
 
 # How often a live page asks for its regions (htmx ``every``), in seconds.
 POLL_SECONDS = 10
@@ -66,10 +61,6 @@ RERENDER_SECONDS = 1.0
 # sooner (``Poll-Again-After``, seconds; static/js/live.js), so that the change still
 # shows within one poll interval of happening.
 POLL_AGAIN_HEADER = "Poll-Again-After"
-# A group out of date is rendered in a thread of its own while polls are answered with
-# its last render; off, by the request that finds it out of date. The tests turn it off
-# (tests/conftest.py): their data is in a transaction only their own connection sees.
-RENDER_IN_BACKGROUND = True
 # How long a render may hold the group's render lock before another may try.
 RENDER_LOCK_SECONDS = 30
 # How long a rendered group stays in the cache without being asked for.
@@ -350,9 +341,7 @@ def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rende
 
     While another request renders the group, or within :data:`RERENDER_SECONDS` of its
     last render, the group as last rendered is returned (its ``tag`` says which version
-    it shows); only a group never rendered before is always rendered here. Otherwise the
-    new version is rendered in a thread of its own while this request, too, is answered
-    with the last render (:data:`RENDER_IN_BACKGROUND`): no poll waits for a render.
+    it shows); only a group never rendered before is always rendered here.
     """
     key = f"public:{live_.pk}:{live_.language}:{name}"
     now = time.time()
@@ -369,39 +358,11 @@ def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rende
     if not rendering and kept is not None:
         # Someone else is rendering the new version: the last one meanwhile.
         return _remember(key, kept, now)
-    if rendering and kept is not None and RENDER_IN_BACKGROUND:
-        # This request answers at once with the last render; a thread renders the new one.
-        args = (key, lock, live_.tag, live_.language, render)
-        threading.Thread(target=_render_apart, args=args, name=f"render {key}").start()
-        return _remember(key, kept, now)
     try:
-        fresh = _rendered(key, live_.tag, render)
+        with collector_paused():
+            fresh = Rendered(live_.tag, time.time(), render())
+        cache.set(key, fresh, KEEP_SECONDS)
     finally:
         if rendering:
             cache.delete(lock)
     return _remember(key, fresh, fresh.at)
-
-
-def _rendered(key: str, tag: str, render: Callable[[], dict[str, Any]]) -> Rendered:
-    """``render()`` at ``tag``, kept in the shared cache."""
-    with collector_paused():
-        fresh = Rendered(tag, time.time(), render())
-    cache.set(key, fresh, KEEP_SECONDS)
-    return fresh
-
-
-def _render_apart(
-    key: str, lock: str, tag: str, language: str, render: Callable[[], dict[str, Any]]
-) -> None:
-    """A group rendered in a thread of its own (its own database connection, closed
-    after), then this process's copy and the shared one replaced; the render lock held
-    until it is done."""
-    try:
-        with translation.override(language):
-            fresh = _rendered(key, tag, render)
-        _remember(key, fresh, fresh.at)
-    except Exception:
-        logger.exception("rendering %s failed; the last render is served meanwhile", key)
-    finally:
-        cache.delete(lock)
-        connections.close_all()

@@ -35,8 +35,6 @@ def _render_every_version(monkeypatch):
     """Public pages show each write at once: the once-a-second limit on renders (for a
     full room, public.live) has tests of its own that set it back."""
     monkeypatch.setattr("public.live.RERENDER_SECONDS", 0)
-    # Their data is in a transaction only the test's connection sees: no render threads.
-    monkeypatch.setattr("public.live.RENDER_IN_BACKGROUND", False)
     from public.live import forget
 
     forget()  # this process's copies of the last test's pages

@@ -616,7 +616,6 @@ def after_change(
     player, name = entry.player, entry.player.name
     series = Series("after_change")
     rerender, live_pages.RERENDER_SECONDS = live_pages.RERENDER_SECONDS, 0.0
-    apart, live_pages.RENDER_IN_BACKGROUND = live_pages.RENDER_IN_BACKGROUND, False  # timed
     try:
         for index in range(1 + samples):  # the first one as a warm-up
             new_name = f"{name} {index % 2 + 1}"
@@ -634,7 +633,6 @@ def after_change(
         update_player(player=player, data={"name": name}, user=tournament.owner)
     finally:
         live_pages.RERENDER_SECONDS = rerender
-        live_pages.RENDER_IN_BACKGROUND = apart
     return series
 
 

@@ -434,30 +434,3 @@ def test_a_region_answered_as_last_rendered_asks_for_an_earlier_poll(
     play(live_match(t), [knock("B", 2, 30)])
     monkeypatch.setattr(live_module, "RERENDER_SECONDS", 60.0)
     assert poll(client, t)[header] == "1"
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_new_version_is_rendered_in_a_thread_while_polls_get_the_last_render(client, monkeypatch):
-    """As the servers run (data committed, RENDER_IN_BACKGROUND on): the poll that finds
-    the group out of date is answered at once with the last render and Poll-Again-After;
-    a thread renders the new version, and the next poll has it, as a render in the request
-    would have made it."""
-    import threading
-    import time as clock
-
-    monkeypatch.setattr(live_module, "RENDER_IN_BACKGROUND", True)
-    t = make_bracket(players=8)
-    match = playable(t)[0]
-    play(match, [knock("A", 2, 30)])
-    first = poll(client, t)  # never rendered before: rendered by this request
-    assert first.status_code == 200 and live_module.POLL_AGAIN_HEADER not in first
-    play(match, [knock("B", 3, 40)])
-    stale = poll(client, t)
-    assert stale.content == first.content and live_module.POLL_AGAIN_HEADER in stale
-    deadline = clock.monotonic() + 30
-    while any(th.name.startswith("render public:") for th in threading.enumerate()):
-        assert clock.monotonic() < deadline, "the render thread never finished"
-        clock.sleep(0.05)
-    fresh = poll(client, t)
-    assert fresh.content != first.content and live_module.POLL_AGAIN_HEADER not in fresh
-    assert fresh.content.decode() == _render(None, f"{PAGE}#standings", page_context(load(t)))
