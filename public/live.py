@@ -61,6 +61,9 @@ RERENDER_SECONDS = 1.0
 # sooner (``Poll-Again-After``, seconds; static/js/live.js), so that the change still
 # shows within one poll interval of happening.
 POLL_AGAIN_HEADER = "Poll-Again-After"
+# A poll (an htmx GET) may take the tournament's row and version as this process read it
+# this long ago, instead of reading it again.
+ROW_SECONDS = 0.5
 # How long a render may hold the group's render lock before another may try.
 RENDER_LOCK_SECONDS = 30
 # How long a rendered group stays in the cache without being asked for.
@@ -125,11 +128,8 @@ def live(request: HttpRequest, slug: str) -> Live:
     found = getattr(request, "public_live", None)
     if found is not None and found.slug == slug:
         return found
-    columns = (*LIVE_COLUMNS, "public_version__number", "public_version__changed_at")
-    try:
-        row = Tournament.objects.values(*columns).get(slug=slug)
-    except Tournament.DoesNotExist:
-        raise Http404 from None
+    polled = request.method == "GET" and bool(getattr(request, "htmx", False))
+    row = _row(slug, recent_enough=polled)
     if row["status"] == Tournament.Status.DRAFT:
         tournament = Tournament.objects.get(pk=row["pk"])
         if not can_direct(request.user, tournament):
@@ -138,6 +138,38 @@ def live(request: HttpRequest, slug: str) -> Live:
     found = Live(row, get_language())
     request.public_live = found  # type: ignore[attr-defined]
     return found
+
+
+# The tournament rows (with their versions) this process read lately, by slug, and when.
+_rows: dict[str, tuple[dict[str, Any], float]] = {}
+_rows_lock = threading.Lock()
+ROWS_KEPT = 256
+
+
+def _row(slug: str, *, recent_enough: bool) -> dict[str, Any]:
+    """The tournament's row with its version: for a poll (``recent_enough``), the one
+    this process read within :data:`ROW_SECONDS`, else from the database.
+
+    A room's polls arrive a few hundred a second; reading the row for each was a third
+    of what a poll cost. A poll may so be up to ``ROW_SECONDS`` behind a change (it shows
+    at the next poll, well within the interval); a page loaded whole, and every write,
+    reads the database."""
+    now = time.monotonic()
+    if recent_enough:
+        with _rows_lock:
+            kept = _rows.get(slug)
+        if kept is not None and now - kept[1] < ROW_SECONDS:
+            return kept[0]
+    columns = (*LIVE_COLUMNS, "public_version__number", "public_version__changed_at")
+    try:
+        row = Tournament.objects.values(*columns).get(slug=slug)
+    except Tournament.DoesNotExist:
+        raise Http404 from None
+    with _rows_lock:
+        if len(_rows) >= ROWS_KEPT:
+            _rows.clear()
+        _rows[slug] = (row, now)
+    return row
 
 
 def last_modified(request: HttpRequest, slug: str, **kwargs: Any) -> datetime:
@@ -243,13 +275,13 @@ def poll_again(response: HttpResponse, live_: Live, rendered: Rendered) -> HttpR
 
     What changed after that render began reaches the follower at their next poll; polled
     at the usual interval from now, that would be up to a poll interval *plus* the age of
-    the render. ``Poll-Again-After`` asks for the next poll that much sooner (at least a
-    second from now), so every change shows within one poll interval, and a page polls
-    no more often than it would otherwise (one request, earlier).
+    the render. ``Poll-Again-After`` (seconds, to a tenth) asks for the next poll that
+    much sooner (at least a second from now), so every change shows within one poll
+    interval; a page so polls a little more often, by the age of what it was sent.
     """
     if rendered.tag != live_.tag:
         age = max(0.0, time.time() - rendered.at)
-        response.headers[POLL_AGAIN_HEADER] = str(max(1, int(POLL_SECONDS - age)))
+        response.headers[POLL_AGAIN_HEADER] = f"{max(1.0, POLL_SECONDS - age):.1f}"
     return response
 
 
@@ -316,6 +348,8 @@ def forget() -> None:
 
     with _recent_lock:
         _recent.clear()
+    with _rows_lock:
+        _rows.clear()
     forget_sheets()
     fragments.forget()
 

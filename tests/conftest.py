@@ -35,6 +35,7 @@ def _render_every_version(monkeypatch):
     """Public pages show each write at once: the once-a-second limit on renders (for a
     full room, public.live) has tests of its own that set it back."""
     monkeypatch.setattr("public.live.RERENDER_SECONDS", 0)
+    monkeypatch.setattr("public.live.ROW_SECONDS", 0)  # each poll reads the version
     from public.live import forget
 
     forget()  # this process's copies of the last test's pages

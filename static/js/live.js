@@ -12,7 +12,7 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var request = event.detail.xhr;
-    var seconds = request && parseInt(request.getResponseHeader("Poll-Again-After"), 10);
+    var seconds = request && parseFloat(request.getResponseHeader("Poll-Again-After"));
     var id = event.detail.target && event.detail.target.id;
     if (!seconds || !id) {
       return;

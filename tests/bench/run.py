@@ -555,6 +555,41 @@ def measure_poll(
         "bare_get": (bare_get, lambda r: check_ok(r, "bare GET view")),
     }
     result: dict[str, Any] = {"players": players, "url": region, "bytes": len(body)}
+    # Every poll reads the version, as one that comes after public.live.ROW_SECONDS does
+    # (within them a poll reads nothing at all): the conservative measure.
+    from public import live as live_pages
+
+    row_seconds, live_pages.ROW_SECONDS = live_pages.ROW_SECONDS, 0.0
+    try:
+        result.update(_timed_polls(jobs, cached, check_cached, warmup, samples, cold_samples))
+    finally:
+        live_pages.ROW_SECONDS = row_seconds
+    series = result.pop("series")
+    series["after_change"] = after_change(tournament, cached, check_ok, samples=cold_samples)
+    result["timing"] = {name: s.summary() for name, s in series.items()}
+    bare_cpu = statistics.median(series["bare_get"].cpu)
+    bare_wall = statistics.median(series["bare_get"].wall)
+    result["timing"]["after_change"]["ratio_cold_cpu"] = ratio(
+        statistics.median(series["after_change"].cpu), statistics.median(series["cold"].cpu)
+    )
+    for name in ("cached", "not_modified", "cold"):
+        result["timing"][name]["ratio_cpu"] = ratio(statistics.median(series[name].cpu), bare_cpu)
+        result["timing"][name]["ratio_wall"] = ratio(
+            statistics.median(series[name].wall), bare_wall
+        )
+    return result
+
+
+def _timed_polls(
+    jobs: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]],
+    cached: Callable[[], Any],
+    check_cached: Callable[[Any], None],
+    warmup: int,
+    samples: int,
+    cold_samples: int,
+) -> dict[str, Any]:
+    """The queries of each job, then each timed in turns; the cold poll last."""
+    result: dict[str, Any] = {}
     queries: dict[str, int] = {}
     for name, (job, check) in jobs.items():
         response, sql = count_queries(job)
@@ -584,18 +619,7 @@ def measure_poll(
             check_cached(response)
             if index:
                 series["cold"].add(wall, cpu, gc_cpu)
-    series["after_change"] = after_change(tournament, cached, check_ok, samples=cold_samples)
-    result["timing"] = {name: s.summary() for name, s in series.items()}
-    bare_cpu = statistics.median(series["bare_get"].cpu)
-    bare_wall = statistics.median(series["bare_get"].wall)
-    result["timing"]["after_change"]["ratio_cold_cpu"] = ratio(
-        statistics.median(series["after_change"].cpu), statistics.median(series["cold"].cpu)
-    )
-    for name in ("cached", "not_modified", "cold"):
-        result["timing"][name]["ratio_cpu"] = ratio(statistics.median(series[name].cpu), bare_cpu)
-        result["timing"][name]["ratio_wall"] = ratio(
-            statistics.median(series[name].wall), bare_wall
-        )
+    result["series"] = series
     return result
 
 
@@ -616,6 +640,7 @@ def after_change(
     player, name = entry.player, entry.player.name
     series = Series("after_change")
     rerender, live_pages.RERENDER_SECONDS = live_pages.RERENDER_SECONDS, 0.0
+    row_seconds, live_pages.ROW_SECONDS = live_pages.ROW_SECONDS, 0.0  # sees each rename
     try:
         for index in range(1 + samples):  # the first one as a warm-up
             new_name = f"{name} {index % 2 + 1}"
@@ -633,6 +658,7 @@ def after_change(
         update_player(player=player, data={"name": name}, user=tournament.owner)
     finally:
         live_pages.RERENDER_SECONDS = rerender
+        live_pages.ROW_SECONDS = row_seconds
     return series
 
 

@@ -328,7 +328,7 @@ class Follower:
             self.counters.reused += 1
         poll = Poll(self.number, region, start, seconds, answer.status, reused=reused)
         again = answer.headers.get("poll-again-after", "")
-        if again.isdigit():
+        if again:
             poll.again = float(again)
         if answer.status == 200:
             self.etag[region] = answer.headers.get("etag", "")

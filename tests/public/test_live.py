@@ -420,17 +420,43 @@ def test_a_region_answered_as_last_rendered_asks_for_an_earlier_poll(
     play(live_match(t), [knock("B", 2, 30)])
     clock[0] += 0.7  # the hand is in, the renders are 0.7 s old and not due again yet
     stale = poll(client, t)
-    assert stale.content == first.content and stale[header] == str(POLL_SECONDS - 1)
+    sooner = f"{POLL_SECONDS - 0.7:.1f}"  # the interval less the render's age
+    assert stale.content == first.content and stale[header] == sooner
     assert poll(client, t, first["ETag"]).status_code == 304
-    assert poll(client, t, first["ETag"])[header] == str(POLL_SECONDS - 1)
+    assert poll(client, t, first["ETag"])[header] == sooner
     stale_view = client.get(view_url, HTTP_HX_REQUEST="true")
-    assert stale_view.content == view.content and stale_view[header] == str(POLL_SECONDS - 1)
+    assert stale_view.content == view.content and stale_view[header] == sooner
     again = client.get(view_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=view["ETag"])
-    assert again.status_code == 304 and again[header] == str(POLL_SECONDS - 1)
+    assert again.status_code == 304 and again[header] == sooner
     clock[0] += 0.5  # due: rendered again, with the hand
     fresh = poll(client, t)
     assert fresh.content != first.content and header not in fresh
     clock[0] += POLL_SECONDS  # a render as old as a whole interval: at least a second
     play(live_match(t), [knock("B", 2, 30)])
     monkeypatch.setattr(live_module, "RERENDER_SECONDS", 60.0)
-    assert poll(client, t)[header] == "1"
+    assert poll(client, t)[header] == "1.0"
+
+
+def test_polls_within_half_a_second_reuse_the_row_a_page_reads_it_again(
+    client, running_eight, monkeypatch
+):
+    """A poll takes the tournament's row and version as this process read it less than
+    ROW_SECONDS ago (no query at all when the region is kept too); a page loaded whole
+    reads it again, and so shows a hand at once; the next poll after the window has it."""
+    t = running_eight
+    monkeypatch.setattr(live_module, "ROW_SECONDS", 0.5)
+    clock = [5000.0]
+    monkeypatch.setattr(live_module.time, "monotonic", lambda: clock[0])
+    first, count = queries(lambda: poll(client, t))
+    assert first.status_code == 200 and count >= 1
+    again, count = queries(lambda: poll(client, t, first["ETag"]))
+    assert again.status_code == 304 and count == 0  # nothing read: the row, the region kept
+    play(live_match(t), [knock("B", 2, 30)])
+    clock[0] += 0.2
+    assert poll(client, t, first["ETag"]).status_code == 304  # within the window: as read
+    page, count = queries(lambda: client.get(reverse("public:tournament", args=[t.slug])))
+    assert count >= 1 and page.status_code == 200
+    assert _render(None, f"{PAGE}#standings", page_context(load(t))) in page.content.decode()
+    clock[0] += 0.4  # past the window: the poll reads the new version
+    fresh = poll(client, t, first["ETag"])
+    assert fresh.status_code == 200 and fresh.content != first.content
