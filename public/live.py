@@ -32,6 +32,7 @@ from __future__ import annotations
 import gc
 import gzip
 import hashlib
+import math
 import re
 import threading
 import time
@@ -275,13 +276,17 @@ def poll_again(response: HttpResponse, live_: Live, rendered: Rendered) -> HttpR
 
     What changed after that render began reaches the follower at their next poll; polled
     at the usual interval from now, that would be up to a poll interval *plus* the age of
-    the render. ``Poll-Again-After`` (seconds, to a tenth) asks for the next poll that
-    much sooner (at least a second from now), so every change shows within one poll
-    interval; a page so polls a little more often, by the age of what it was sent.
+    the render. ``Poll-Again-After`` asks for the next poll that much sooner, in whole
+    seconds (at least one from now), so every change shows within one poll interval; a
+    page so polls a little more often while the tournament changes faster than it is
+    rendered.
     """
     if rendered.tag != live_.tag:
         age = max(0.0, time.time() - rendered.at)
-        response.headers[POLL_AGAIN_HEADER] = f"{max(1.0, POLL_SECONDS - age):.1f}"
+        # Whole seconds, counted from this poll: polls stay spread out as the phones'
+        # own timers spread them. (To the tenth, every phone served one render would
+        # come back at the same moment, ten seconds after that render began.)
+        response.headers[POLL_AGAIN_HEADER] = str(max(1, POLL_SECONDS - math.ceil(age)))
     return response
 
 
