@@ -227,6 +227,8 @@ LOGIN_REDIRECT_URL = "tournaments:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
+# Date formats for a language Django has none for (Afrikaans): config/formats/<code>/.
+FORMAT_MODULE_PATH = ["config.formats"]
 # The site's languages: a new one is its catalogue (locale/<code>/LC_MESSAGES) and one
 # line here. Tournaments, the switcher and the tests all read this list.
 LANGUAGES = [

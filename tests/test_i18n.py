@@ -507,8 +507,8 @@ SAME_IN_BOTH = _word_list(
 # Afrikaans words spelt like English ones: English UI words that are Afrikaans too, and
 # words both versions print. Everything else English in an Afrikaans page is a miss.
 ALSO_AFRIKAANS = _word_list("hand Hand is of Status")
-# "s" is the end of "s'n" (almal s'n: everyone's); "Nov" a month in a date.
-SAME_IN_AFRIKAANS = _word_list("in as by my My s AF Nov bonus Modern Letter Afrikaans")
+# "s" is the end of "s'n" (almal s'n: everyone's).
+SAME_IN_AFRIKAANS = _word_list("in as by my My s AF bonus Modern Letter Afrikaans")
 SAME_IN_SPANISH = _word_list("as")  # "as" is the Spanish for an ace
 ALSO_IN = {"es": frozenset(), "af": ALSO_AFRIKAANS}
 SAME_IN = {
@@ -838,3 +838,17 @@ def test_pdf_in_each_language_has_no_english(client, club, kind, language):
     assert words(translated) != words(english)
     left = english_left(translated, english, club.data_words, language)
     assert not any(left.values()), f"{url} in {language} still prints English: {left}"
+
+
+def test_afrikaans_dates_read_as_south_africans_write_them():
+    """Django has Afrikaans month names but no Afrikaans formats: config/formats/af."""
+    from datetime import date
+
+    from django.utils import translation
+    from django.utils.formats import date_format
+
+    with translation.override("af"):
+        assert date_format(date(2026, 11, 25)) == "25 November 2026"
+        assert date_format(date(2026, 3, 5), "SHORT_DATE_FORMAT") == "2026-03-05"
+    with translation.override("en"):
+        assert date_format(date(2026, 11, 25)) == "Nov. 25, 2026"  # English as before
