@@ -5,9 +5,10 @@ After a hand, a 256-player page group is rendered again although one match box o
 box and row through the template language was two thirds of the time that took. Here a
 box or row is rendered from its own template with a plain ``Context`` (nothing of the
 visitor) and kept under everything it shows: the language, the template, and a key of
-the values it prints (a :class:`public.board.MatchBox` is a frozen dataclass and is its
-own key). A box or row that shows the same values is the same HTML, so a cached piece
-can never be stale: a change to anything it prints is a different key.
+the values it prints (for a match box, the ``repr`` of its frozen
+:class:`public.board.MatchBox`: text, which the garbage collector need not walk). A box
+or row that shows the same values is the same HTML, so a cached piece can never be
+stale: a change to anything it prints is a different key.
 
 Each process keeps at most :data:`FRAGMENTS` pieces, least recently used first out.
 """

@@ -232,13 +232,17 @@ def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> Http
     """
     if tag == live_.tag:
         return None  # condition() has judged this one already
-    asked = {
-        value.strip().removeprefix("W/")
-        for value in request.headers.get("If-None-Match", "").split(",")
-    }
-    if live_.etag(what, tag).removeprefix("W/") not in asked:
+    if not has_etag(request, live_.etag(what, tag)):
         return None
     return headers(HttpResponseNotModified(), live_, what, tag)
+
+
+def has_etag(request: HttpRequest, etag: str) -> bool:
+    """Whether the request's ``If-None-Match`` names ``etag`` (compared weakly)."""
+    asked = request.headers.get("If-None-Match", "")
+    return etag.removeprefix("W/") in {
+        value.strip().removeprefix("W/") for value in asked.split(",")
+    }
 
 
 def region(request: HttpRequest, live_: Live, rendered: Rendered, part: str) -> HttpResponse:
@@ -255,11 +259,8 @@ def region(request: HttpRequest, live_: Live, rendered: Rendered, part: str) -> 
     digest = hashlib.blake2s(blob, digest_size=8).hexdigest()
     etag = f'W/"{live_.pk}.{live_.language}.{part}.{digest}"'
     shown = int(rendered.tag.split(".")[2]) / 1_000_000  # the version's time, in µs
-    asked = request.headers.get("If-None-Match")
-    if asked is not None:
-        unchanged = etag.removeprefix("W/") in {
-            value.strip().removeprefix("W/") for value in asked.split(",")
-        }
+    if "If-None-Match" in request.headers:
+        unchanged = has_etag(request, etag)
     else:
         since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
         unchanged = since is not None and int(shown) <= since
