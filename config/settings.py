@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "printing",
     "archive",
     "backups",
+    "club",
 ]
 
 MIDDLEWARE = [

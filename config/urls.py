@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("printing.urls")),
     path("", include("archive.urls")),
+    path("", include("club.urls")),
 ]

@@ -44,6 +44,7 @@ from .live import (
     unpacked,
     visitor_tag,
 )
+from .ratings import with_club_ratings
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -175,6 +176,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
         },
         "standings": [row.as_json() for row in data.standings.rows],
     }
+    with_club_ratings(payload["standings"], data)
     return {"json": packed(json.dumps(payload, ensure_ascii=False))}
 
 

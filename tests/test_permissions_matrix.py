@@ -65,6 +65,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
+from club import ratings
+from club.models import Season
 from scoring import services as scoring_services
 from scoring.models import Hand
 from scoring.versions import hand_version
@@ -179,6 +181,9 @@ MATCH_DIRECTORS_WRITE = "403   403   403     403    403   403   302w  403    302
 # /table/<token>/…: the link's holders; a switched-off link is gone, a guessed one unknown.
 TABLE =                 "404   200   410     404    404   404   404   404    404"
 TABLE_WRITE =           "404   302w  410     404    404   404   404   404    404"
+# A season: the director who made it.
+SEASON_OWNER =          "login login login   403    403   403   403   403    200"
+SEASON_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
 # fmt: on
 
 # The player import's first step, the file without the confirmation: the preview, no write.
@@ -250,6 +255,17 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "printing:bracket-pdf": PUBLIC_PAGE,
     "printing:standings-pdf": PUBLIC_PAGE,
     "archive:tournament-export": ITS_DIRECTORS_PAGE,
+    "club:player": PUBLIC_PAGE,  # the club player's page: names and results only
+    "club:tournament-ratings": PUBLIC_PAGE,
+    "club:seed-by-club-rating": ITS_DIRECTORS_ACTION,
+    "club:standings-csv": PUBLIC_PAGE,
+    "club:matches-csv": PUBLIC_PAGE,
+    "club:season-list": PUBLIC_PAGE,
+    "club:season-create": (DIRECTORS, DIRECTORS_WRITE),
+    "club:season": PUBLIC_PAGE,
+    "club:season-edit": (SEASON_OWNER, SEASON_OWNER_WRITE),
+    "club:season-pdf": PUBLIC_PAGE,
+    "club:season-csv": PUBLIC_PAGE,
 }
 
 # Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
@@ -307,6 +323,8 @@ class World:
     player: Player
     """In the club registry, in no tournament, added by the director."""
     sessions: dict[str, str]
+    season: Season
+    """The director's season (the running tournament in it)."""
 
 
 def build_world() -> World:
@@ -376,6 +394,13 @@ def build_world() -> World:
         sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
     for match in (playing, awaiting, ready, revoked):
         match.refresh_from_db()
+    season = Season.objects.create(
+        name="Matrix season", slug="matrix-season", owner=director, placing_points=[3, 2, 1]
+    )
+    season.tournaments.add(running)
+    # The stored club rating as the results stand: a public page then reads it and writes
+    # nothing (a page recomputes it only after results changed).
+    ratings.recompute()
     return World(
         users=users,
         running=running,
@@ -389,6 +414,7 @@ def build_world() -> World:
         withdrawn=withdrawn,
         player=make_player(name="Registry Person", created_by=director),
         sessions=sessions,
+        season=season,
     )
 
 
@@ -413,6 +439,7 @@ TOURNAMENT_OF = {
             "bracket-generate",
         )
     },
+    "club:seed-by-club-rating": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
 }
@@ -434,6 +461,15 @@ SETUP_FORM = {
 }
 A_HAND = {"number": 4, "kind": "knock", "by": "A", "deadwood": 3, "defender_deadwood": 40}
 HAND_THREE = {"number": 3, "kind": "knock", "by": "A", "deadwood": 1, "defender_deadwood": 20}
+
+
+SEASON_FORM = {
+    "name": "Season by the matrix",
+    "scoring": "placing",
+    "placing_points_text": "10, 6, 4",
+    "points_per_win": 1,
+    "best_of": 2,
+}
 
 
 CSV = b"name,email\nImported Person,imported@example.com\n"
@@ -500,6 +536,8 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
     },
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
+    "club:season-create": lambda w: SEASON_FORM,
+    "club:season-edit": lambda w: SEASON_FORM,
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
 }
 
@@ -526,7 +564,9 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
     match = getattr(world, MATCH_OF.get(pattern.key, "playing"))
     values: dict[str, Any] = {}
     for argument in pattern.arguments:
-        if argument == "slug":
+        if argument == "slug" and pattern.key.startswith("club:season"):
+            values[argument] = world.season.slug
+        elif argument == "slug":
             values[argument] = tournament.slug
         elif argument == "match_id":
             values[argument] = match.pk

@@ -7,6 +7,7 @@ functions, each atomic and audited.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -90,9 +91,14 @@ def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
     return entry
 
 
-def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
+def seed_by_rating(
+    *, tournament: Tournament, user: Any, club_ratings: Mapping[int, float] | None = None
+) -> list[Entry]:
     """Seeds 1..n by rating, highest first (unrated last, then by name); withdrawn
-    players lose their seed."""
+    players lose their seed.
+
+    ``club_ratings`` (player id to club rating, from the club app) seeds by the club
+    rating instead, the registry's rating breaking ties and placing the club's unrated."""
     with changing(tournament):
         _open_for_entries(tournament)
         entries = list(
@@ -100,6 +106,9 @@ def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
                 F("player__rating").desc(nulls_last=True), "player__name", "pk"
             )
         )
+        if club_ratings is not None:
+            # Stable: the registry's order above breaks ties and orders the unrated.
+            entries.sort(key=lambda e: -club_ratings.get(e.player_id, float("-inf")))
         before = {e.player.name: e.seed for e in entries}
         tournament.entries.update(seed=None)
         number = 0
@@ -112,7 +121,7 @@ def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
         Entry.objects.bulk_update(entries, ["seed"], batch_size=500)
         audit.record(
             tournament=tournament,
-            action="seeded by rating",
+            action="seeded by rating" if club_ratings is None else "seeded by club rating",
             obj=tournament,
             before=before,
             after={e.player.name: e.seed for e in entries},

@@ -34,6 +34,11 @@ class Player(models.Model):
         validators=[MinValueValidator(RATING_MIN), MaxValueValidator(RATING_MAX)],
     )
     notes = models.TextField(_("notes"), blank=True)
+    hidden = models.BooleanField(
+        _("hidden from player pages"),
+        default=False,
+        help_text=_("The club's public player page of this player answers “not found”."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("added by"),

@@ -1,0 +1,142 @@
+"""CSV exports: a tournament's standings and matches (``/t/<slug>/standings.csv``,
+``/t/<slug>/matches.csv``) and a season's table (``/seasons/<slug>/standings.csv``).
+
+Public data only, the same names and numbers as the public pages: no email, phone, notes
+or club id. In the visitor's language, with its delimiter (:mod:`club.csv_text`: ``;`` and
+decimal commas for Spanish and Afrikaans, which Spanish Excel splits correctly; a UTF-8
+byte-order mark; formula cells defused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.http import content_disposition_header
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from public.data import load
+from public.ratings import entry_players
+from tournaments.models import Match, Tournament
+
+from . import ratings
+from .csv_text import write
+from .models import Season
+from .season_data import season_table
+
+
+def csv_response(
+    header: Sequence[str], rows: Iterable[Sequence[object]], filename: str
+) -> HttpResponse:
+    text = write(header, rows, language=get_language() or "en")
+    response = HttpResponse(text.encode("utf-8"), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    data = load(tournament)
+    rated = ratings.ensure_current()
+    by_player = ratings.tournament_ratings(tournament.pk) if rated else {}
+    players = entry_players(data)
+    header = [
+        _("Place"),
+        _("Player"),
+        _("Progress"),
+        _("Matches won"),
+        _("Matches played"),
+        _("Games won"),
+        _("Games lost"),
+        _("Points for"),
+        _("Points against"),
+        _("Hands won"),
+        _("Gins"),
+        _("Undercuts"),
+        _("Shutouts"),
+        _("Average knock deadwood"),
+        _("Club rating"),
+        _("Rating change"),
+    ]
+    rows = []
+    for row in data.standings.rows:
+        s = row.stats
+        rating = by_player.get(players.get(s.entry_id, 0))
+        rows.append(
+            [
+                row.place_label,
+                s.name,
+                row.progress,
+                s.matches_won,
+                s.matches_played,
+                s.games_won,
+                s.games_lost,
+                s.points_for,
+                s.points_against,
+                s.hands_won,
+                s.gins,
+                s.undercuts,
+                s.shutouts,
+                s.average_knock_deadwood,
+                rating.rating if rating else None,
+                rating.change if rating else None,
+            ]
+        )
+    return csv_response(header, rows, f"{slug}-standings.csv")
+
+
+@require_GET
+def matches_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    data = load(tournament)
+    header = [
+        _("Match"),
+        _("Table"),
+        _("Player A"),
+        _("Player B"),
+        _("Games A"),
+        _("Games B"),
+        _("Points A"),
+        _("Points B"),
+        _("Winner"),
+        _("Status"),
+    ]
+    rows = []
+    for match in data.matches:
+        if match.is_skipped:
+            continue
+        winner = match.side_name(match.winner_side) if match.winner_side else ""
+        status = _("Bye") if match.is_bye else Match.Status(match.status).label
+        rows.append(
+            [
+                match.label,
+                match.table,
+                match.name_a,
+                match.name_b,
+                match.score_a,
+                match.score_b,
+                match.total_a,
+                match.total_b,
+                winner,
+                status,
+            ]
+        )
+    return csv_response(header, rows, f"{slug}-matches.csv")
+
+
+@require_GET
+def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    found = season_table(season)
+    header = [_("Place"), _("Player"), _("Points"), _("Events played")]
+    header += [t.name for t in found.tournaments]
+    rows = [
+        [row.place, row.name, row.points, row.events]
+        + [row.by_event.get(t.pk) for t in found.tournaments]
+        for row in found.rows
+    ]
+    return csv_response(header, rows, f"{slug}-season.csv")

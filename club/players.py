@@ -1,0 +1,242 @@
+"""What a club player's public page shows, loaded in a fixed number of queries.
+
+Tournaments played with placings, every match with its score, head-to-head against each
+opponent, statistics over a period and the rating history. Names only: never the email,
+phone, notes or club id. Queries do not grow with the number of tournaments: the
+player's entries, every match of those tournaments (placings need the whole bracket), the
+hands of the player's own matches, and the rating history (plus the rating check).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from public.standings import compute
+from scoring.engine import Side
+from scoring.services import load_inputs, score_matches
+from tournaments.models import Entry, Match, Player, Tournament
+
+from . import ratings
+from .chart import Chart, rating_chart
+from .models import RatingChange
+from .rating import START_MU, START_SIGMA, shown, spread
+from .stats import CareerStats, add_sheet
+
+PRIVATE = ("email", "phone", "notes", "club_id", "created_by", "rating")
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One tournament the player entered."""
+
+    tournament: Tournament
+    place: int | None
+    place_label: str
+    progress: str
+    matches_won: int
+    matches_played: int
+    rating_change: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    match: Match
+    tournament: Tournament
+    opponent_id: int
+    opponent: str
+    opponent_hidden: bool
+    games_for: int
+    games_against: int
+    points_for: int
+    points_against: int
+    won: bool | None
+    """None while the match is not decided."""
+    rating_change: int | None
+
+
+@dataclass(slots=True)
+class HeadToHead:
+    opponent_id: int
+    opponent: str
+    hidden: bool
+    played: int = 0
+    won: int = 0
+    games_for: int = 0
+    games_against: int = 0
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    tournament: str
+    opponent: str
+    won: bool
+    rating: int
+    uncertainty: int
+    change: int
+
+
+@dataclass
+class PlayerPage:
+    player: Player
+    tournaments: list[Played]
+    matches: list[MatchLine]
+    head_to_head: list[HeadToHead]
+    stats: CareerStats
+    period_from: datetime.date | None
+    period_to: datetime.date | None
+    rating: int | None
+    uncertainty: int | None
+    history: list[HistoryPoint] = field(default_factory=list)
+    chart: Chart | None = None
+
+
+def _side(match: Match, entry_ids: set[int]) -> str:
+    return "A" if match.side_a_id in entry_ids else "B"
+
+
+def load(
+    player: Player,
+    *,
+    period_from: datetime.date | None = None,
+    period_to: datetime.date | None = None,
+) -> PlayerPage:
+    """The page of ``player`` (already checked visible); statistics over the period."""
+    ratings.ensure_current()
+    entries = list(
+        Entry.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("-tournament__date", "-tournament__pk")
+    )
+    entry_ids = {entry.pk for entry in entries}
+    tournament_ids = [entry.tournament_id for entry in entries]
+    private = [f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE]
+    every = list(
+        Match.objects.filter(tournament_id__in=tournament_ids)
+        .select_related("side_a__player", "side_b__player")
+        .defer(*private)
+        .order_by("tournament_id", "round", "section", "position", "pk")
+    )
+    tournaments = {entry.tournament_id: entry.tournament for entry in entries}
+    by_tournament: dict[int, list[Match]] = defaultdict(list)
+    for match in every:
+        match.tournament = tournaments[match.tournament_id]  # loaded already: no query
+        by_tournament[match.tournament_id].append(match)
+    own = [m for m in every if m.side_a_id in entry_ids or m.side_b_id in entry_ids]
+    own = [m for m in own if not m.is_bye and m.has_both_sides]
+    history = list(
+        RatingChange.objects.filter(player=player)
+        .select_related("opponent", "tournament")
+        .only("opponent__name", "tournament__name", *_HISTORY_FIELDS)
+        .order_by("sequence")
+    )
+    change_of = {row.match_id: shown(row.mu_after) - shown(row.mu_before) for row in history}
+    tournament_change: dict[int, int] = defaultdict(int)
+    for row in history:
+        tournament_change[row.tournament_id] += change_of[row.match_id]
+
+    inputs = load_inputs(match__in=[m.pk for m in own]) if own else {}
+    stats = CareerStats()
+    lines: list[MatchLine] = []
+    meetings: dict[int, HeadToHead] = {}
+    for match in sorted(own, key=_played_order, reverse=True):
+        tournament = tournaments[match.tournament_id]
+        mine = _side(match, entry_ids)
+        theirs = "B" if mine == "A" else "A"
+        opponent = match.entry(theirs).player
+        decided = match.status == Match.Status.COMPLETE and bool(match.winner_side)
+        won = match.winner_side == mine if decided else None
+        games = (match.score_a, match.score_b) if mine == "A" else (match.score_b, match.score_a)
+        points = (match.total_a, match.total_b) if mine == "A" else (match.total_b, match.total_a)
+        lines.append(
+            MatchLine(
+                match,
+                tournament,
+                opponent.pk,
+                opponent.name,
+                opponent.hidden,
+                *games,
+                *points,
+                won,
+                change_of.get(match.pk),
+            )
+        )
+        if decided:
+            meeting = meetings.setdefault(
+                opponent.pk, HeadToHead(opponent.pk, opponent.name, opponent.hidden)
+            )
+            meeting.played += 1
+            meeting.won += bool(won)
+            meeting.games_for += games[0]
+            meeting.games_against += games[1]
+        in_period = (period_from is None or tournament.date >= period_from) and (
+            period_to is None or tournament.date <= period_to
+        )
+        if in_period and match.pk in inputs:
+            sheet = score_matches(tournament.ruleset, [match], inputs).get(match.pk)
+            if sheet is not None:
+                add_sheet(stats, sheet, Side(mine))
+
+    played = []
+    for entry in entries:
+        standings = compute(entry.tournament, by_tournament.get(entry.tournament_id, []), {})
+        row = next((r for r in standings.rows if r.stats.entry_id == entry.pk), None)
+        played.append(
+            Played(
+                entry.tournament,
+                row.place if row else None,
+                row.place_label if row else "",
+                row.progress if row else "",
+                row.stats.matches_won if row else 0,
+                row.stats.matches_played if row else 0,
+                tournament_change.get(entry.tournament_id),
+            )
+        )
+    points = [(START_MU, 2 * START_SIGMA)] + [(r.mu_after, 2 * r.sigma_after) for r in history]
+    last = history[-1] if history else None
+    return PlayerPage(
+        player=player,
+        tournaments=played,
+        matches=lines,
+        head_to_head=sorted(meetings.values(), key=lambda h: (-h.played, h.opponent)),
+        stats=stats,
+        period_from=period_from,
+        period_to=period_to,
+        rating=shown(last.mu_after) if last else None,
+        uncertainty=spread(last.sigma_after) if last else None,
+        history=[
+            HistoryPoint(
+                r.tournament.name,
+                r.opponent.name,
+                r.won,
+                shown(r.mu_after),
+                spread(r.sigma_after),
+                change_of[r.match_id],
+            )
+            for r in history
+        ],
+        chart=rating_chart(points),
+    )
+
+
+_HISTORY_FIELDS = (
+    "match_id",
+    "tournament_id",
+    "player_id",
+    "opponent_id",
+    "sequence",
+    "won",
+    "mu_before",
+    "mu_after",
+    "sigma_after",
+)
+
+
+def _played_order(match: Match) -> tuple[datetime.date, datetime.datetime, int]:
+    completed = match.completed_at or datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    return (match.tournament.date, completed, match.pk)

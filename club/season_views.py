@@ -1,0 +1,119 @@
+"""Seasons: the public list, a season's table (page, PDF), and the director's form.
+
+Anyone reads a season; any director creates one; only its director changes it (from
+tournaments they direct)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from printing.documents import labels
+from printing.pdfs import render_standings
+from printing.pdfs.standings import StandingsRow, StandingsSheet
+from printing.views import pdf_response
+from tournaments.permissions import is_director
+
+from . import services
+from .forms import SeasonForm
+from .models import Season
+from .season_data import season_table
+
+
+@require_GET
+def season_list(request: HttpRequest) -> HttpResponse:
+    seasons = Season.objects.only("name", "slug", "created")
+    return render(request, "club/season_list.html", {"seasons": seasons})
+
+
+@require_GET
+def season_page(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    found = season_table(season)
+    rows = [
+        {
+            "row": row,
+            "cells": [(row.by_event.get(t.pk), t.pk in row.counted) for t in found.tournaments],
+        }
+        for row in found.rows
+    ]
+    context = {
+        "season": season,
+        "table": found,
+        "rows": rows,
+        "may_edit": _may_edit(request.user, season),
+    }
+    return render(request, "club/season.html", context)
+
+
+@require_GET
+def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    found = season_table(season)
+    columns = (_("Points"), _("Events"), *(t.name for t in found.tournaments))
+    rows = tuple(
+        StandingsRow(
+            str(row.place),
+            row.name,
+            (
+                str(row.points),
+                str(row.events),
+                *(_cell(row.by_event.get(t.pk), t.pk in row.counted) for t in found.tournaments),
+            ),
+        )
+        for row in found.rows
+    )
+    notes = (_best_of_note(season),) if season.best_of else ()
+    sheet = StandingsSheet(season.name, _("Season standings"), columns, rows, notes=notes)
+    return pdf_response(render_standings(sheet, labels=labels()), f"{slug}-season.pdf")
+
+
+def _cell(points: int | None, counted: bool) -> str:
+    if points is None:
+        return "–"
+    return str(points) if counted else f"({points})"
+
+
+def _best_of_note(season: Season) -> str:
+    return _("Best %(n)d events count; points in brackets do not count.") % {"n": season.best_of}
+
+
+def _may_edit(user, season: Season) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or season.owner_id == user.pk))
+
+
+@require_http_methods(["GET", "POST"])
+def season_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not is_director(request.user):
+        raise PermissionDenied(_("Only tournament directors can do this."))
+    return _season_form(request, Season(owner=request.user))
+
+
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not _may_edit(request.user, season):
+        raise PermissionDenied(_("Only the season's director can change it."))
+    return _season_form(request, season)
+
+
+def _season_form(request: HttpRequest, season: Season) -> HttpResponse:
+    form = SeasonForm(request.POST or None, instance=season, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        season = form.save(commit=False)
+        season.placing_points = form.cleaned_data["placing_points_text"]
+        services.save_season(
+            season=season, tournaments=list(form.cleaned_data["tournaments"]), user=request.user
+        )
+        messages.success(request, _("Season saved."))
+        return redirect("club:season", slug=season.slug)
+    return render(request, "club/season_form.html", {"form": form, "season": season})

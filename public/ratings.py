@@ -1,0 +1,35 @@
+"""The club rating in ``standings.json``: each row gains ``"rating"`` (the player's club
+rating after this tournament, or going into it) and ``"rating_change"`` (what this
+tournament's matches changed), both null for a player the club has not rated, once the
+club has any rating at all. The rating store is :mod:`club.ratings`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from club import ratings
+
+from .data import PublicData
+
+
+def entry_players(data: PublicData) -> dict[int, int]:
+    """Entry id to player id, from what the page loaded already (no query)."""
+    found = {entry.pk: entry.player_id for entry in data.entries}
+    for match in data.matches:
+        for entry in (match.side_a, match.side_b):
+            if entry is not None:
+                found[entry.pk] = entry.player_id
+    return found
+
+
+def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
+    """Add the two keys to the rows of :meth:`Standing.as_json`, in standings order."""
+    if not ratings.ensure_current():
+        return
+    by_player = ratings.tournament_ratings(data.tournament.pk)
+    players = entry_players(data)
+    for row, standing in zip(rows, data.standings.rows, strict=True):
+        rating = by_player.get(players.get(standing.stats.entry_id, 0))
+        row["rating"] = rating.rating if rating else None
+        row["rating_uncertainty"] = rating.uncertainty if rating else None
+        row["rating_change"] = rating.change if rating else None
