@@ -1,7 +1,8 @@
 """The stored club rating: kept in step with the results, read by the pages.
 
 Every completed match with two players and a winner (not a bye, not a walkover) is rated,
-in the order the results were confirmed. The rows of :class:`~club.models.RatingChange`
+in the order played: by when its first hand was entered (a correction reopens a match and
+its confirmation comes later, but it keeps its place), then by id. The rows of :class:`~club.models.RatingChange`
 are rebuilt from scratch (:func:`recompute`, 10,000 matches well under a second) whenever
 the results they were built from change: :func:`ensure_current` compares a fingerprint of
 the rated matches (how many, their ids and versions, who won) with the one stored, one
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tournaments import changes
@@ -51,9 +53,12 @@ def fingerprint() -> str:
         versions=Sum("version"),
         a_won=Count("pk", filter=Q(winner_side="A")),
         last=Max("completed_at"),
+        started=Max("started_at"),
     )
     last = found["last"].isoformat() if found["last"] else "-"
-    return f"{found['n']}:{found['ids'] or 0}:{found['versions'] or 0}:{found['a_won']}:{last}"
+    started = found["started"].isoformat() if found["started"] else "-"
+    counts = f"{found['n']}:{found['ids'] or 0}:{found['versions'] or 0}:{found['a_won']}"
+    return f"{counts}:{last}:{started}"
 
 
 def ensure_current() -> int:
@@ -77,7 +82,8 @@ def recompute() -> int:
         print_ = fingerprint()
         rows = list(
             rated_matches()
-            .order_by(F("completed_at").asc(nulls_first=True), "pk")
+            .alias(played=Coalesce("started_at", "completed_at"))
+            .order_by(F("played").asc(nulls_first=True), "pk")
             .values_list(
                 "pk",
                 "tournament_id",

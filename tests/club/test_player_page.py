@@ -1,0 +1,134 @@
+"""A club player's public page: /players/<id>/."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.club.helpers import by_rank, run_tournament
+from tests.factories import make_director, make_player
+
+pytestmark = pytest.mark.django_db
+
+JAN = datetime.date(2026, 1, 5)
+
+
+@pytest.fixture
+def club():
+    director = make_director()
+    players = [
+        make_player(
+            name=f"Player {i}",
+            email=f"p{i}@example.com",
+            club_id=f"C{i}",
+            phone="555-0100",
+            notes="owes fees",
+        )
+        for i in range(4)
+    ]
+    return director, players
+
+
+def page(client, player, **params):
+    return client.get(reverse("club:player", args=[player.pk]), params)
+
+
+def test_the_page_shows_history_results_and_the_rating_chart(client, club):
+    director, players = club
+    for week in range(3):
+        run_tournament(
+            players,
+            owner=director,
+            date=JAN + datetime.timedelta(days=7 * week),
+            winner=by_rank(players),
+            name=f"Week {week + 1}",
+        )
+    response = page(client, players[0])
+    assert response.status_code == 200
+    html = response.content.decode()
+    svg = re.search(r"<svg[^>]*>.*?</svg>", html, re.S)
+    assert svg is not None
+    assert svg.group().count("<polyline") == 1 and "<polygon" in svg.group()
+    for week in (1, 2, 3):
+        assert f"Week {week}" in html
+    assert "Club rating" in html and "±" in html
+    # Head to head: won both meetings with Player 1 (the final each week).
+    table = html[html.index('id="h2h-heading"') :]
+    row = re.search(
+        r"Player 1</a></td>\s*<td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>", table
+    )
+    assert row is not None and row.groups() == ("3", "3")
+
+
+def test_no_personal_data(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    html = page(client, players[1]).content.decode()
+    for private in ("@example.com", "C1", "555-0100", "owes fees"):
+        assert private not in html
+
+
+def test_a_hidden_player_answers_not_found(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    players[2].hidden = True
+    players[2].save()
+    assert page(client, players[2]).status_code == 404
+    assert page(client, players[0]).status_code == 200
+    assert (
+        reverse("club:player", args=[players[2].pk])
+        not in page(client, players[0]).content.decode()
+    )
+
+
+def test_statistics_over_a_chosen_period(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    run_tournament(
+        players, owner=director, date=JAN + datetime.timedelta(days=30), winner=by_rank(players)
+    )
+
+    def hands_won(**params):
+        html = page(client, players[0], **params).content.decode()
+        return re.search(r"Hands won</dt><dd>(\d+) / (\d+)", html).groups()
+
+    assert hands_won() == ("4", "4")  # two wins in each four-player bracket, one gin each
+    assert hands_won(**{"from": "2026-01-20"}) == ("2", "2")
+    assert hands_won(to="2026-01-05") == ("2", "2")
+    html = page(client, players[0], **{"from": "garbage"}).content.decode()
+    assert "could not be read" in html
+
+
+def test_gin_and_shutout_statistics(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    html = page(client, players[1]).content.decode()  # beat Player 2, lost the final
+    assert re.search(r"Gin rate</dt><dd>50\.0 %", html)
+    assert re.search(r"Shutouts for / against</dt><dd>1 / 1", html)
+
+
+def count_queries(client, player) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert page(client, player).status_code == 200
+    return len(queries)
+
+
+def test_queries_do_not_grow_with_the_number_of_tournaments(client, club):
+    director, players = club
+    counts = []
+    for week in range(5):
+        run_tournament(
+            players,
+            owner=director,
+            date=JAN + datetime.timedelta(days=7 * week),
+            winner=by_rank(players),
+        )
+        if week in (0, 1, 4):
+            page(client, players[0])  # the first read after new results rebuilds the rating
+            counts.append(count_queries(client, players[0]))
+    assert counts[0] == counts[1] == counts[2], counts

@@ -1,0 +1,187 @@
+"""The stored club rating: rebuilt when results change, read by standings.json, seeding."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from club import ratings
+from club.models import RatingChange
+from scoring import services as scoring_services
+from tests.club.helpers import by_rank, run_tournament
+from tests.factories import make_director, make_player, make_tournament
+from tests.scoring.helpers import gin, named
+from tournaments.models import Entry, Match, PublicVersion
+
+pytestmark = pytest.mark.django_db
+
+JAN = datetime.date(2026, 1, 5)
+
+
+def stored() -> dict[tuple[int, int], tuple[int, float, float]]:
+    """(match, player) → (order played, rating after, uncertainty after)."""
+    return {
+        (r.match_id, r.player_id): (r.sequence, r.mu_after, r.sigma_after)
+        for r in RatingChange.objects.all()
+    }
+
+
+@pytest.fixture
+def club():
+    director = make_director()
+    players = [make_player(name=f"Player {i}") for i in range(4)]
+    return director, players
+
+
+def test_every_completed_match_is_rated_in_the_order_played(club):
+    director, players = club
+    tournament = run_tournament(
+        players, owner=director, date=JAN, winner=by_rank(players), bracket_kind="round_robin"
+    )
+    assert ratings.ensure_current() == 6
+    rows = list(RatingChange.objects.order_by("sequence", "player_id"))
+    assert len(rows) == 12
+    order = list(tournament.matches.order_by("started_at", "pk").values_list("pk", flat=True))
+    assert [r.match_id for r in rows[::2]] == order
+    best = ratings.current_ratings([p.pk for p in players])
+    mus = [best[p.pk][0] for p in players]
+    assert mus == sorted(mus, reverse=True)  # the player who beat everybody is on top
+
+
+def test_nothing_is_recomputed_while_the_results_stand(club, django_assert_num_queries):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    ratings.ensure_current()
+    with django_assert_num_queries(2):  # the stored fingerprint, and the results' one
+        assert ratings.ensure_current() == 3
+
+
+def test_a_correction_to_an_old_match_changes_the_ratings_after_it_and_nothing_before(club):
+    director, players = club
+    first = run_tournament(
+        players, owner=director, date=JAN, winner=by_rank(players), bracket_kind="round_robin"
+    )
+    second = run_tournament(
+        players,
+        owner=director,
+        date=JAN + datetime.timedelta(days=7),
+        winner=by_rank(players),
+        bracket_kind="round_robin",
+    )
+    ratings.ensure_current()
+    before = stored()
+    old = list(first.matches.order_by("started_at", "pk"))[2]  # the third of twelve
+    corrected_at = before[(old.pk, old.side_a.player_id)][0]
+    versions = {
+        v.tournament_id: v.number
+        for v in PublicVersion.objects.filter(tournament__in=[first, second])
+    }
+
+    loser = "B" if old.winner_side == "A" else "A"
+    hand = named(old, 1)
+    scoring_services.correct_hand(match=old, data=gin(loser), user=director, **hand)
+    old.refresh_from_db()
+    scoring_services.confirm_result(match=old, user=director, version=old.version)
+    assert ratings.ensure_current() == 12
+
+    after = stored()
+    assert after.keys() == before.keys()
+    for key, (sequence, mu, sigma) in before.items():
+        if sequence < corrected_at:
+            assert after[key] == (sequence, mu, sigma), "a rating before the correction moved"
+    moved = [key for key, row in before.items() if row[0] >= corrected_at and after[key] != row]
+    assert (old.pk, old.side_a.player_id) in moved and (old.pk, old.side_b.player_id) in moved
+    later = [key for key in moved if before[key][0] > corrected_at]
+    assert later, "nothing after the corrected match changed"
+    # The later tournament's public pages are told: its standings show ratings.
+    assert PublicVersion.objects.get(tournament=second).number > versions[second.pk]
+
+
+def test_a_walkover_and_a_bye_are_not_rated(club):
+    director, players = club
+    tournament = make_tournament(owner=director, preset="modern", date=JAN)
+    a, b = (Entry.objects.create(tournament=tournament, player=p) for p in players[:2])
+    Match.objects.create(
+        tournament=tournament,
+        key="W1",
+        section="winners",
+        round=1,
+        position=1,
+        side_a=a,
+        side_b=b,
+        status="complete",
+        winner_side="A",
+        forfeit=True,
+    )
+    Match.objects.create(
+        tournament=tournament,
+        key="W2",
+        section="winners",
+        round=1,
+        position=2,
+        side_a=a,
+        status="complete",
+        winner_side="A",
+        is_bye=True,
+    )
+    assert ratings.ensure_current() == 0
+    assert not RatingChange.objects.exists()
+
+
+def test_standings_json_rows_gain_the_rating_and_its_change(client, club):
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()["standings"]
+    by_name = {row["name"]: row for row in rows}
+    champion = by_name["Player 0"]
+    assert champion["rating"] > 1500 and champion["rating_change"] == champion["rating"] - 1500
+    assert champion["rating_uncertainty"] < 1000
+    assert by_name["Player 3"]["rating_change"] < 0
+    assert sum(row["rating_change"] for row in rows) in range(-2, 3)  # zero-sum, rounding
+
+
+def test_standings_json_has_no_rating_before_the_club_has_one(client, club):
+    director, players = club
+    tournament = make_tournament(owner=director)
+    Entry.objects.create(tournament=tournament, player=players[0], seed=1)
+    rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()["standings"]
+    assert all("rating" not in row for row in rows)
+
+
+def test_seed_by_club_rating_in_one_click(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    newcomer = make_player(name="Newcomer", rating=3999)  # registry rating: a tie-break only
+    tournament = make_tournament(owner=director, date=JAN + datetime.timedelta(days=7))
+    for player in [*reversed(players), newcomer]:
+        Entry.objects.create(tournament=tournament, player=player)
+    client.force_login(director)
+    response = client.post(reverse("club:seed-by-club-rating", args=[tournament.slug]))
+    assert response.status_code == 302
+    seeded = list(tournament.entries.order_by("seed").values_list("player__name", flat=True))
+    assert seeded == ["Player 0", "Player 1", "Player 2", "Player 3", "Newcomer"]
+    assert tournament.audit_entries.filter(action="seeded by club rating").exists()
+
+
+def test_seed_by_club_rating_is_for_the_tournaments_directors(client, club):
+    director, players = club
+    tournament = make_tournament(owner=director)
+    Entry.objects.create(tournament=tournament, player=players[0])
+    client.force_login(make_director())
+    response = client.post(reverse("club:seed-by-club-rating", args=[tournament.slug]))
+    assert response.status_code == 403
+    assert tournament.entries.get().seed is None
+
+
+def test_the_tournament_page_shows_the_rating_changes_it_caused(client, club):
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    page = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    assert reverse("club:tournament-ratings", args=[tournament.slug]) in page
+    changes = client.get(reverse("club:tournament-ratings", args=[tournament.slug]))
+    text = changes.content.decode()
+    champion = ratings.tournament_ratings(tournament.pk)[players[0].pk]
+    assert f"+{champion.change}" in text
+    assert "Player 0 beat Player 3" in text
