@@ -66,8 +66,8 @@ def test_ratings_depend_on_the_order_played():
     """Player 3 loses to player 2: after 2 lost to 1 (a weaker 2), or before (a new 2)."""
     forward = list(replay([Played(1, 1, 2, True), Played(2, 2, 3, True)]))
     backward = list(replay([Played(2, 2, 3, True), Played(1, 1, 2, True)]))
-    three = [s for s in forward if s.player == 3][0]
-    three_first = [s for s in backward if s.player == 3][0]
+    three = next(s for s in forward if s.player == 3)
+    three_first = next(s for s in backward if s.player == 3)
     assert three.mu_after < three_first.mu_after  # losing to a weaker player costs more
 
 

@@ -63,7 +63,7 @@ def test_points_per_placing_best_two_of_three(season_of_three):
 
     Ann and Ben tie on every count: both first, by name; Dan third, Cat fourth.
     """
-    director, (ann, ben, cat, dan), events = season_of_three
+    director, (_ann, _ben, _cat, _dan), events = season_of_three
     season = make_season(director, events, placing_points=[10, 6, 4], best_of=2)
     found = season_table(season)
     got = [(r.name, r.place, r.points, r.all_points, r.events) for r in found.rows]
