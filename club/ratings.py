@@ -3,7 +3,7 @@
 Every completed match with two players and a winner (not a bye, not a walkover) is rated,
 in the order played: by when its first hand was entered (a correction reopens a match and
 its confirmation comes later, but it keeps its place), then by id. The rows of
-:class:`~club.models.RatingChange` are rebuilt from scratch (:func:`recompute`, 10,000 matches well under a second) whenever
+:class:`~club.models.RatingChange` are rebuilt from scratch (:func:`recompute`) whenever
 the results they were built from change: :func:`ensure_current` compares a fingerprint of
 the rated matches (how many, their ids and versions, who won) with the one stored, one
 aggregate query, and the pages that show ratings call it first. A hand corrected in an old
