@@ -873,6 +873,27 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "pass": rematches["pass"],
             }
         )
+    club = report.get("club")
+    if club:
+        recompute = club["recompute"]
+        checks.append(
+            {
+                "name": f"club rating: full recompute of {recompute['rated']:,} matches (CPU s)",
+                "value": recompute["recompute_cpu_s"],
+                "budget": f"< {recompute['budget_s']:g}",
+                "pass": recompute["recompute_cpu_s"] < recompute["budget_s"],
+            }
+        )
+        page = club["player_page"]
+        checks.append(
+            {
+                "name": "queries of a player page at "
+                + " / ".join(f"{k} tournaments" for k in page["queries"]),
+                "value": " / ".join(str(v) for v in page["queries"].values()),
+                "budget": "equal",
+                "pass": page["equal"],
+            }
+        )
     return checks
 
 
@@ -888,6 +909,7 @@ def run_bench(
     cards: tuple[int, int] | None = (2000, 5),
     swiss_players: int = 1024,
     rematch_sets: int = 1000,
+    club: tuple[int, int] | None = (10_000, 200),
 ) -> dict[str, Any]:
     """Build the data and take every measurement; Django must be set up with a database,
     and with a cache of the bench's own: it is emptied before every cold request."""
@@ -930,6 +952,12 @@ def run_bench(
 
     report["swiss"] = measure_swiss(swiss_players)
     report["rematches"] = measure_rematches(rematch_sets)
+    if club is not None:
+        from tests.bench import club_bench
+
+        report["club"] = club_bench.run(
+            matches=club[0], tournaments=club[1], owner=built["director"]
+        )
     report["environment"]["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     report["seconds"] = round(time.perf_counter() - start, 1)
     report["budgets"] = budgets(report)
@@ -1012,6 +1040,22 @@ def print_report(report: dict[str, Any]) -> None:
             f"{swiss['method']}, deviation {swiss['deviation']}, "
             f"{swiss['rematches']} rematches)"
         )
+    club = report.get("club")
+    if club:
+        recompute, page = club["recompute"], club["player_page"]
+        print(
+            f"  club rating, {recompute['matches']:,} matches: recompute "
+            f"{recompute['recompute_cpu_s']} s CPU ({recompute['recompute_wall_s']} s wall; "
+            f"openskill replay alone {recompute['replay_cpu_s']} s; "
+            f"check when unchanged {recompute['unchanged_check_ms']} ms)"
+        )
+        print(
+            "  player page: "
+            + ", ".join(
+                f"{n} tournaments {page['median_cpu_ms'][n]} ms CPU in {page['queries'][n]} queries"
+                for n in page["queries"]
+            )
+        )
     rematches = report.get("rematches")
     if rematches:
         print("\n".join("  " + line for line in rematches["lines"]))
@@ -1058,6 +1102,8 @@ def main(argv: list[str] | None = None) -> int:
         help="players of the played tournaments, comma-separated (default: %(default)s)",
     )
     parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--club-matches", type=int, default=10_000)
+    parser.add_argument("--club-tournaments", type=int, default=200)
     parser.add_argument("--no-pdf", action="store_true", help="skip the round-pack benchmark")
     parser.add_argument("--swiss-players", type=int, default=1024)
     parser.add_argument("--rematch-sets", type=int, default=1000)
@@ -1075,6 +1121,7 @@ def main(argv: list[str] | None = None) -> int:
             pdf=None if args.no_pdf else (128, 7),
             swiss_players=args.swiss_players,
             rematch_sets=args.rematch_sets,
+            club=(args.club_matches, args.club_tournaments),
         )
         from django.db import connections
 

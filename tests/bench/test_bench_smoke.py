@@ -99,6 +99,7 @@ def test_bench_report_shape_and_query_counts():
         cards=(30, 1),
         swiss_players=33,
         rematch_sets=3,
+        club=(300, 8),
     )
 
     assert report["sizes"] == [4, 8, 16]
@@ -176,6 +177,9 @@ def test_bench_report_shape_and_query_counts():
     swiss = report["swiss"]
     assert (swiss["players"], swiss["round"]) == (33, 9)
     assert swiss["median_cpu_s"] > 0 and swiss["rematches"] == 0
+    club = report["club"]
+    assert club["recompute"]["matches"] == 300
+    assert club["player_page"]["equal"], club["player_page"]["queries"]
     assert any(name.startswith("pair round 9 of a 33-player Swiss") for name in names)
     rematches = report["rematches"]
     assert list(rematches["sizes"]) == [str(n) for n in range(3, 65)]
