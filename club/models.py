@@ -59,7 +59,6 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField(_("uncertainty before"))
     mu_after = models.FloatField(_("rating after"))
     sigma_after = models.FloatField(_("uncertainty after"))
-    played_at = models.DateTimeField(_("played at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")

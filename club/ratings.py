@@ -19,10 +19,10 @@ so their cached standings show the new numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -71,12 +71,21 @@ def ensure_current() -> int:
     return recompute()
 
 
-def _played(rows: Iterable[tuple[int, int, int, str]]) -> list[Played]:
-    return [Played(pk, a, b, winner == "A") for pk, a, b, winner in rows]
+COLUMNS = (
+    "match_id", "tournament_id", "player_id", "opponent_id", "sequence", "won",
+    "mu_before", "sigma_before", "mu_after", "sigma_after",
+)  # fmt: skip
 
 
 def recompute() -> int:
-    """Rate every completed match again, in the order played; returns how many."""
+    """Rate every completed match again, in the order played, and store what changed;
+    returns how many matches are rated.
+
+    The replay is always whole (it is cheap); the rows are rewritten from the first one
+    that differs from what is stored: a new result appends two rows, a correction to an
+    old match rewrites everything after it. The rows go in with one ``executemany`` (the
+    ORM's ``bulk_create`` built 20,000 model instances for a full rebuild, 2 of its 3
+    seconds)."""
     with transaction.atomic():
         state = RatingState.objects.select_for_update().first() or RatingState.objects.create()
         print_ = fingerprint()
@@ -85,55 +94,38 @@ def recompute() -> int:
             .alias(played=Coalesce("started_at", "completed_at"))
             .order_by(F("played").asc(nulls_first=True), "pk")
             .values_list(
-                "pk",
-                "tournament_id",
-                "side_a__player_id",
-                "side_b__player_id",
-                "winner_side",
-                "completed_at",
+                "pk", "tournament_id", "side_a__player_id", "side_b__player_id", "winner_side"
             )
         )
         tournament_of = {row[0]: row[1] for row in rows}
-        played_at = {row[0]: row[5] for row in rows}
-        before = {
-            (match_id, player_id): (tournament_id, mu, sigma)
-            for match_id, player_id, tournament_id, mu, sigma in RatingChange.objects.values_list(
-                "match_id", "player_id", "tournament_id", "mu_after", "sigma_after"
-            )
-        }
-        steps = list(replay(_played((row[0], row[2], row[3], row[4]) for row in rows)))
-        moved: set[int] = set()
-        after = {(s.match_id, s.player): s for s in steps}
-        for key, (tournament_id, mu, sigma) in before.items():
-            step = after.get(key)
-            if (
-                step is None
-                or shown(step.mu_after) != shown(mu)
-                or spread(step.sigma_after) != spread(sigma)
-            ):
-                moved.add(tournament_id)
-                if step is not None:
-                    moved.add(tournament_of[step.match_id])
-        RatingChange.objects.all().delete()
-        RatingChange.objects.bulk_create(
+        new = [
             (
-                RatingChange(
-                    match_id=s.match_id,
-                    tournament_id=tournament_of[s.match_id],
-                    player_id=s.player,
-                    opponent_id=s.opponent,
-                    sequence=s.sequence,
-                    won=s.won,
-                    mu_before=s.mu_before,
-                    sigma_before=s.sigma_before,
-                    mu_after=s.mu_after,
-                    sigma_after=s.sigma_after,
-                    played_at=played_at[s.match_id],
-                )
-                for s in steps
-            ),
-            batch_size=BATCH,
-        )
+                s.match_id,
+                tournament_of[s.match_id],
+                s.player,
+                s.opponent,
+                s.sequence,
+                s.won,
+                s.mu_before,
+                s.sigma_before,
+                s.mu_after,
+                s.sigma_after,
+            )
+            for s in replay(Played(pk, a, b, winner == "A") for pk, _t, a, b, winner in rows)
+        ]
+        old = list(RatingChange.objects.order_by("sequence", "pk").values_list(*COLUMNS))
+        same = 0
+        for same, (was, now) in enumerate(zip(old, new, strict=False)):  # noqa: B007
+            if was != now:
+                break
+        else:
+            same = min(len(old), len(new))
+        if same < len(old):
+            RatingChange.objects.filter(sequence__gte=old[same][4]).delete()
+            same = sum(1 for row in old[:same] if row[4] < old[same][4])
+        if same < len(new):
+            _insert(new[same:])
+        moved = _moved(old[same:], new)
         state.fingerprint = print_
         state.matches = len(rows)
         state.computed_at = timezone.now()
@@ -141,6 +133,27 @@ def recompute() -> int:
         if moved:
             changes.changed(*moved)
     return len(rows)
+
+
+def _insert(rows: list[tuple[Any, ...]]) -> None:
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in COLUMNS)
+    marks = ", ".join(["%s"] * len(COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+
+
+def _moved(replaced: list[tuple[Any, ...]], new: list[tuple[Any, ...]]) -> set[int]:
+    """Tournaments whose shown ratings a rewrite changed (not a mere append)."""
+    now = {(row[0], row[2]): row for row in new}
+    moved = set()
+    for row in replaced:
+        fresh = now.get((row[0], row[2]))
+        if fresh is None or (shown(fresh[8]), spread(fresh[9])) != (shown(row[8]), spread(row[9])):
+            moved.add(row[1])
+            if fresh is not None:
+                moved.add(fresh[1])
+    return moved
 
 
 # -- reading ---------------------------------------------------------------------------------

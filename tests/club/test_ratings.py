@@ -185,3 +185,14 @@ def test_the_tournament_page_shows_the_rating_changes_it_caused(client, club):
     champion = ratings.tournament_ratings(tournament.pk)[players[0].pk]
     assert f"+{champion.change}" in text
     assert "Player 0 beat Player 3" in text
+
+
+def test_a_new_result_appends_its_two_rows_and_rewrites_nothing(club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    ratings.ensure_current()
+    kept = set(RatingChange.objects.values_list("pk", "mu_after"))
+    run_tournament(players[:2], owner=director, date=JAN, winner=by_rank(players))
+    assert ratings.ensure_current() == 4
+    now = set(RatingChange.objects.values_list("pk", "mu_after"))
+    assert kept < now and len(now - kept) == 2

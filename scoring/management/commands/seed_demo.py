@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
@@ -66,6 +67,7 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             director, created = ensure_director(USERNAME, options["password"])
+            call_command("seed_club_demo", USERNAME, *NAMES, stdout=self.stdout)  # club history
             tournament = self._tournament(director)
             self._play(tournament, director)
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
