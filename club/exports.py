@@ -42,8 +42,8 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     data = load(tournament)
     rated = ratings.ensure_current()
-    by_player = ratings.tournament_ratings(tournament.pk) if rated else {}
     players = entry_players(data)
+    by_player = ratings.tournament_ratings(tournament.pk, set(players.values())) if rated else {}
     header = [
         _("Place"),
         _("Player"),

@@ -19,6 +19,7 @@ so their cached standings show the new numbers.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,10 +65,13 @@ def fingerprint() -> str:
 def ensure_current() -> int:
     """Recompute the stored ratings if the results changed since; returns how many
     matches the stored ratings rate (0: the club has no rating yet). Two queries when
-    nothing changed."""
+    nothing changed (or there is nothing to rate yet: then nothing is written)."""
     state = RatingState.objects.first()
-    if state is not None and state.fingerprint == fingerprint():
+    current = fingerprint()
+    if state is not None and state.fingerprint == current:
         return state.matches
+    if state is None and current.startswith("0:"):
+        return 0
     return recompute()
 
 
@@ -170,10 +174,13 @@ class TournamentRating:
     matches: int
 
 
-def tournament_ratings(tournament_id: int) -> dict[int, TournamentRating]:
+def tournament_ratings(
+    tournament_id: int, players: Collection[int] | None = None
+) -> dict[int, TournamentRating]:
     """By player id: rating after the player's last rated match in the tournament and the
     change the tournament caused (players with no rated match there: their rating going
-    in, unchanged, if they have one). Call :func:`ensure_current` first. Two queries."""
+    in, unchanged, if they have one). Call :func:`ensure_current` first. Two queries
+    (``players``: the tournament's player ids, if the caller has them)."""
     rows = RatingChange.objects.filter(tournament_id=tournament_id).order_by("sequence")
     first: dict[int, float] = {}
     last: dict[int, tuple[float, float]] = {}
@@ -190,9 +197,14 @@ def tournament_ratings(tournament_id: int) -> dict[int, TournamentRating]:
         )
         for pid, (mu, sigma) in last.items()
     }
-    others = Player.objects.filter(entries__tournament_id=tournament_id).exclude(pk__in=list(found))
-    for pid, (mu, sigma) in current_ratings(others.values("pk")).items():
-        found[pid] = TournamentRating(pid, shown(mu), spread(sigma), 0, 0)
+    if players is not None:
+        # All of them, not only those missing, so the queries do not depend on the state.
+        others: Any = list(players)
+    else:
+        others = Player.objects.filter(entries__tournament_id=tournament_id).values("pk")
+    for pid, (mu, sigma) in current_ratings(others).items():
+        if pid not in found:
+            found[pid] = TournamentRating(pid, shown(mu), spread(sigma), 0, 0)
     return found
 
 

@@ -67,7 +67,15 @@ def load(tournament: Tournament) -> PublicData:
         entries = list(
             tournament.entries.filter(withdrawn=False)
             .select_related("player")
-            .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
+            .only(
+                "tournament",
+                "seed",
+                "withdrawn",
+                "registered_at",
+                "player",
+                "player__name",
+                "player__hidden",
+            )
         )
     result = compute(tournament, matches, sheets)
     return PublicData(tournament, matches, result, entries)

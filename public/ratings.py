@@ -26,8 +26,8 @@ def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
     """Add the two keys to the rows of :meth:`Standing.as_json`, in standings order."""
     if not ratings.ensure_current():
         return
-    by_player = ratings.tournament_ratings(data.tournament.pk)
     players = entry_players(data)
+    by_player = ratings.tournament_ratings(data.tournament.pk, set(players.values()))
     for row, standing in zip(rows, data.standings.rows, strict=True):
         rating = by_player.get(players.get(standing.stats.entry_id, 0))
         row["rating"] = rating.rating if rating else None

@@ -40,6 +40,8 @@ class PlayerStats:
     shutouts: int = 0
     knocks: int = 0
     knock_deadwood: int = 0
+    player_id: int | None = None
+    """The club player, for the link to the club's player page (None: no page, hidden)."""
 
     @property
     def matches_lost(self) -> int:
@@ -58,7 +60,9 @@ class PlayerStats:
 
 
 def _stats_for(entry: Entry) -> PlayerStats:
-    return PlayerStats(entry.pk, entry.player.name, entry.seed, entry.withdrawn)
+    player = entry.player
+    page = None if player.hidden else player.pk
+    return PlayerStats(entry.pk, player.name, entry.seed, entry.withdrawn, player_id=page)
 
 
 def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dict[int, PlayerStats]:

@@ -132,3 +132,17 @@ def test_queries_do_not_grow_with_the_number_of_tournaments(client, club):
             page(client, players[0])  # the first read after new results rebuilds the rating
             counts.append(count_queries(client, players[0]))
     assert counts[0] == counts[1] == counts[2], counts
+
+
+def test_names_on_the_public_standings_link_to_the_player_pages(client, club):
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    players[3].hidden = True
+    players[3].save()
+    from public.live import forget
+
+    forget()
+    html = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    for player in players[:3]:
+        assert f'href="{reverse("club:player", args=[player.pk])}"' in html
+    assert reverse("club:player", args=[players[3].pk]) not in html
