@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 WIDTH = 640
 HEIGHT = 220
-LEFT = 48  # room for the axis labels
+LEFT = 56  # room for the axis labels
 RIGHT = 8
 TOP = 10
 BOTTOM = 24

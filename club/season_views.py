@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
 from printing.documents import labels
@@ -22,6 +23,7 @@ from tournaments.permissions import is_director
 from . import services
 from .forms import SeasonForm
 from .models import Season
+from .season_archive import dumps, export_season
 from .season_data import season_table
 
 
@@ -117,3 +119,17 @@ def _season_form(request: HttpRequest, season: Season) -> HttpResponse:
         messages.success(request, _("Season saved."))
         return redirect("club:season", slug=season.slug)
     return render(request, "club/season_form.html", {"form": form, "season": season})
+
+
+@require_GET
+@never_cache
+def season_export(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/seasons/<slug>/export.json``: the season's file, for its director."""
+    season = get_object_or_404(Season.objects.select_related("owner"), slug=slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not _may_edit(request.user, season):
+        raise PermissionDenied(_("Only the season's director can change it."))
+    response = HttpResponse(dumps(export_season(season)), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="season-{season.slug}.json"'
+    return response

@@ -23,4 +23,5 @@ urlpatterns = [
     path("seasons/<slug:slug>/edit/", season_views.season_edit, name="season-edit"),
     path("seasons/<slug:slug>/standings.pdf", season_views.season_pdf, name="season-pdf"),
     path("seasons/<slug:slug>/standings.csv", exports.season_csv, name="season-csv"),
+    path("seasons/<slug:slug>/export.json", season_views.season_export, name="season-export"),
 ]

@@ -266,6 +266,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "club:season-edit": (SEASON_OWNER, SEASON_OWNER_WRITE),
     "club:season-pdf": PUBLIC_PAGE,
     "club:season-csv": PUBLIC_PAGE,
+    "club:season-export": (SEASON_OWNER, ALL_405),
 }
 
 # Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
