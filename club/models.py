@@ -136,3 +136,79 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TournamentMoney(models.Model):
+    """A tournament's entry fee, prize pool and payout table (no payment provider: the
+    director records who paid what at the door)."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="money",
+    )
+    entry_fee = models.DecimalField(
+        _("entry fee"),
+        max_digits=8,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(0)],
+    )
+    currency = models.CharField(_("currency"), max_length=8, blank=True, default="€")
+    payout = models.JSONField(
+        _("payout table"),
+        default=list,
+        blank=True,
+        help_text=_("Percent of the prize pool per place, adding up to 100."),
+    )
+    rounding = models.DecimalField(
+        _("round prizes to"),
+        max_digits=8,
+        decimal_places=2,
+        default=1,
+        validators=[MinValueValidator(0)],
+    )
+
+    class Meta:
+        verbose_name = _("tournament money")
+        verbose_name_plural = _("tournament money")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.entry_fee} {self.currency}"
+
+
+class Payment(models.Model):
+    """What one entry paid, and how."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", _("Cash")
+        CARD = "card", _("Card")
+        FREE = "free", _("Free")
+
+    entry = models.OneToOneField(
+        "tournaments.Entry",
+        verbose_name=_("entry"),
+        on_delete=models.CASCADE,
+        related_name="payment",
+    )
+    method = models.CharField(_("paid by"), max_length=8, choices=Method.choices)
+    amount = models.DecimalField(
+        _("amount"), max_digits=8, decimal_places=2, validators=[MinValueValidator(0)]
+    )
+
+    class Meta:
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(method__in=["cash", "card", "free"]),
+                name="payment_method_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(amount__gte=0), name="payment_amount_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_id}: {self.amount} ({self.method})"

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from tournaments import audit
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
-from .models import Season
+from .models import Payment, Season, TournamentMoney
 
 RESERVED_SLUGS = frozenset({"new"})
 
@@ -61,3 +61,68 @@ def save_season(*, season: Season, tournaments: Sequence[Tournament], user: Any)
             user=user,
         )
     return season
+
+
+def save_money(
+    *,
+    tournament: Tournament,
+    entry_fee: Any,
+    currency: str,
+    payout: list[Any],
+    rounding: Any,
+    user: Any,
+) -> TournamentMoney:
+    """The fee, currency, payout table (percent per place) and rounding unit."""
+    with transaction.atomic():
+        money, _ = TournamentMoney.objects.get_or_create(tournament=tournament)
+        before = _money_snapshot(money)
+        money.entry_fee, money.currency, money.rounding = entry_fee, currency, rounding
+        money.payout = [str(p) for p in payout]
+        money.full_clean()
+        money.save()
+        audit.record(
+            tournament=tournament,
+            action="money settings changed",
+            obj=money,
+            before=before,
+            after=_money_snapshot(money),
+            user=user,
+        )
+    return money
+
+
+def _money_snapshot(money: TournamentMoney) -> dict[str, Any]:
+    return {
+        "entry_fee": str(money.entry_fee),
+        "currency": money.currency,
+        "payout": list(money.payout),
+        "rounding": str(money.rounding),
+    }
+
+
+def record_payment(*, entry: Entry, method: str, amount: Any, user: Any) -> Payment | None:
+    """What ``entry`` paid and how; an empty ``method`` clears it. The registration's
+    "paid" flag follows (paid: any payment, free included)."""
+    with transaction.atomic():
+        found = Payment.objects.filter(entry=entry).first()
+        before = {"method": found.method, "amount": str(found.amount)} if found else None
+        if not method:
+            if found:
+                found.delete()
+            payment = None
+        else:
+            payment = found or Payment(entry=entry)
+            payment.method = method
+            payment.amount = 0 if method == Payment.Method.FREE else amount
+            payment.full_clean()
+            payment.save()
+        Entry.objects.filter(pk=entry.pk).update(paid=payment is not None)
+        audit.record(
+            tournament=entry.tournament,
+            action="payment recorded",
+            obj=entry,
+            before=before,
+            after={"method": payment.method, "amount": str(payment.amount)} if payment else None,
+            user=user,
+        )
+    return payment

@@ -3,7 +3,7 @@ stable interface: other sites link to them."""
 
 from django.urls import path
 
-from . import exports, season_views, views
+from . import exports, money_views, season_views, views
 
 app_name = "club"
 
@@ -15,6 +15,15 @@ urlpatterns = [
         views.seed_by_club_rating,
         name="seed-by-club-rating",
     ),
+    path("t/<slug:slug>/manage/money/", money_views.money_page, name="money"),
+    path("t/<slug:slug>/manage/money/save/", money_views.money_save, name="money-save"),
+    path(
+        "t/<slug:slug>/manage/money/entries/<int:entry_id>/",
+        money_views.payment_save,
+        name="payment-save",
+    ),
+    path("t/<slug:slug>/prizes/", money_views.prizes_page, name="prizes"),
+    path("t/<slug:slug>/prizes.pdf", money_views.prizes_pdf, name="prizes-pdf"),
     path("t/<slug:slug>/standings.csv", exports.standings_csv, name="standings-csv"),
     path("t/<slug:slug>/matches.csv", exports.matches_csv, name="matches-csv"),
     path("seasons/", season_views.season_list, name="season-list"),

@@ -267,6 +267,11 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "club:season-pdf": PUBLIC_PAGE,
     "club:season-csv": PUBLIC_PAGE,
     "club:season-export": (SEASON_OWNER, ALL_405),
+    "club:money": ITS_DIRECTORS_PAGE,
+    "club:money-save": ITS_DIRECTORS_ACTION,
+    "club:payment-save": ITS_DIRECTORS_ACTION,
+    "club:prizes": PUBLIC_PAGE,
+    "club:prizes-pdf": PUBLIC_PAGE,
 }
 
 # Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
@@ -441,6 +446,7 @@ TOURNAMENT_OF = {
         )
     },
     "club:seed-by-club-rating": "registering",
+    "club:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
 }
@@ -539,6 +545,13 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "club:season-create": lambda w: SEASON_FORM,
     "club:season-edit": lambda w: SEASON_FORM,
+    "club:money-save": lambda w: {
+        "entry_fee": "10",
+        "currency": "€",
+        "payout": "60, 40",
+        "rounding": "1",
+    },
+    "club:payment-save": lambda w: {"method": "cash", "amount": "10"},
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
 }
 

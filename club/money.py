@@ -1,0 +1,73 @@
+"""Money, pure: the prize pool and the payout table (no Django, no queries).
+
+Amounts are whole cents. The payout table gives percentages of the pool per place; each
+prize is rounded down to the chosen unit (say 5.00), and what rounding leaves over goes
+to first place, so the prizes always add up to the pool exactly. Players sharing a place
+(the two losing semifinalists, "3–4") share the prizes of the places they cover equally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+
+def parse_percentages(text: str) -> tuple[Decimal, ...]:
+    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
+    add up to 100 (or nothing is given)."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    try:
+        values = tuple(Decimal(p.strip().rstrip("%")) for p in parts)
+    except ArithmeticError:
+        raise ValueError(text) from None
+    if any(not Decimal(0) <= v <= Decimal(100) for v in values) or len(values) > 64:
+        raise ValueError(text)
+    if values and sum(values) != 100:
+        raise ValueError(text)
+    return values
+
+
+def payouts(pool: int, percentages: Sequence[Decimal], unit: int) -> list[int]:
+    """The prize of each place in cents, rounded down to ``unit`` cents, the rest to 1st."""
+    if not percentages or pool <= 0:
+        return [0] * len(percentages)
+    unit = max(1, unit)
+    prizes = [int(pool * p / 100) // unit * unit for p in percentages]
+    prizes[0] += pool - sum(prizes)
+    return prizes
+
+
+@dataclass(frozen=True, slots=True)
+class Prize:
+    name: str
+    place_label: str
+    cents: int
+
+
+def shared(rows: Sequence[tuple[str, int | None, str, int]], prizes: Sequence[int]) -> list[Prize]:
+    """Prizes by final placings. ``rows``: (name, place, place label, players sharing the
+    place); a group sharing places ``place``…``place + n - 1`` splits their prizes
+    evenly (cents that do not divide go to the first named)."""
+    result = []
+    seen: dict[int, int] = {}
+    for name, place, label, sharing in rows:
+        if place is None or place > len(prizes):
+            continue
+        group = prizes[place - 1 : place - 1 + sharing]
+        total = sum(group)
+        index = seen.get(place, 0)
+        seen[place] = index + 1
+        share = total // sharing + (1 if index < total % sharing else 0)
+        if share:
+            result.append(Prize(name, label, share))
+    return result
+
+
+def cents(value: Decimal | int | str) -> int:
+    return int((Decimal(value) * 100).to_integral_value())
+
+
+def amount(value: int) -> str:
+    """Cents as people write money: 12.50 (the template localizes)."""
+    return f"{value // 100}.{value % 100:02d}"
