@@ -21,6 +21,7 @@ from .schema import (
     HAND_OPTIONAL_FIELDS,
     MATCH_FIELDS,
     PLAYER_FIELDS,
+    PLAYER_OPTIONAL_FIELDS,
     TOURNAMENT_FIELDS,
     VERSION,
     map_sides,
@@ -100,6 +101,7 @@ def _references(
 
 def _player_row(player: Player, shows_private: Callable[[Player], bool] | None) -> dict[str, Any]:
     row = _row(player, PLAYER_FIELDS)
+    row.update({name: True for name in PLAYER_OPTIONAL_FIELDS if getattr(player, name)})
     if shows_private is not None and not shows_private(player):
         row.update({name: "" for name in PRIVATE_FIELDS if name in row})
     return row

@@ -34,6 +34,7 @@ from .schema import (
     MATCH_ROUTES,
     MAX_JSON_DEPTH,
     PLAYER_FIELDS,
+    PLAYER_OPTIONAL_FIELDS,
     TOP_KEYS,
     TOURNAMENT_FIELDS,
     TOURNAMENT_USERS,
@@ -275,12 +276,18 @@ def _check_tournament(
 
 def _check_players(data: Any) -> list[Player]:
     """The archive's players; no two share a club id, or a name and email."""
-    players = [
-        Player(**_Record(p, f"players[{i}]", PLAYER_FIELDS).fields(Player, PLAYER_FIELDS))
-        for i, p in enumerate(_list(data, "players"))
-    ]
+    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(data, "players"))]
     _check_players_distinct(players)
     return players
+
+
+def _player(raw: Any, where: str) -> Player:
+    record = _Record(raw, where, PLAYER_FIELDS, PLAYER_OPTIONAL_FIELDS)
+    values = record.fields(Player, PLAYER_FIELDS)
+    for name in PLAYER_OPTIONAL_FIELDS:
+        if name in raw:
+            values[name] = _field_value(Player._meta.get_field(name), raw[name], record.at(name))
+    return Player(**values)
 
 
 def _check_entries(data: Any, player_count: int) -> list[tuple[Entry, int]]:

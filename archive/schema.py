@@ -31,6 +31,8 @@ TOURNAMENT_FIELDS = (
 )
 TOURNAMENT_USERS = ("owner", "co_directors", "scorekeepers")
 PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
+# Written only when not the default, so archives from before the field still read.
+PLAYER_OPTIONAL_FIELDS = ("hidden",)  # no club player page (issue 17)
 ENTRY_FIELDS = ("seed", "checked_in", "paid", "withdrawn", "registered_at")
 MATCH_FIELDS = (
     "key",

@@ -121,3 +121,20 @@ def test_the_export_is_for_the_seasons_director(client, season):
     client.force_login(season.owner)
     response = client.get(url)
     assert response.json()["season"]["tournaments"] == ["night-1", "night-2", "night-3"]
+
+
+def test_a_hidden_player_stays_hidden_in_the_archive(season):
+    from tournaments.models import Player
+
+    tournament = season.tournaments.order_by("date").first()
+    Player.objects.filter(name="Cat").update(hidden=True)
+    document = json.loads(dump_tournament(export_tournament(tournament)))
+    rows = {p["name"]: p for p in document["players"]}
+    assert rows["Cat"]["hidden"] is True and "hidden" not in rows["Ann"]
+    Season.objects.all().delete()
+    Match.objects.all().delete()
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+    import_archive(document)
+    assert Player.objects.get(name="Cat").hidden
+    assert not Player.objects.get(name="Ann").hidden
