@@ -77,3 +77,20 @@ def test_what_people_read():
 
 def test_the_model_is_the_librarys_plackett_luce():
     assert isinstance(MODEL, PlackettLuce)
+
+
+@pytest.mark.parametrize("module", ["rating", "seasons", "money", "chart", "csv_text"])
+def test_the_pure_club_modules_import_no_django(module):
+    import ast
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[2] / "club" / f"{module}.py"
+    names = set()
+    for node in ast.walk(ast.parse(source.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    assert not {
+        n for n in names if n.split(".")[0] in {"django", "tournaments", "scoring", "public"}
+    }
