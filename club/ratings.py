@@ -39,7 +39,7 @@ RATED = (
     & Q(side_a__isnull=False, side_b__isnull=False)
     & ~Q(winner_side="")
 )
-BATCH = 2000
+STATE = 1  # the one RatingState row
 
 
 def rated_matches():  # -> QuerySet[Match]
@@ -66,7 +66,7 @@ def ensure_current() -> int:
     """Recompute the stored ratings if the results changed since; returns how many
     matches the stored ratings rate (0: the club has no rating yet). Two queries when
     nothing changed (or there is nothing to rate yet: then nothing is written)."""
-    state = RatingState.objects.first()
+    state = RatingState.objects.filter(pk=STATE).first()
     current = fingerprint()
     if state is not None and state.fingerprint == current:
         return state.matches
@@ -91,7 +91,8 @@ def recompute() -> int:
     ORM's ``bulk_create`` built 20,000 model instances for a full rebuild, 2 of its 3
     seconds)."""
     with transaction.atomic():
-        state = RatingState.objects.select_for_update().first() or RatingState.objects.create()
+        # One row (pk 1); locked, so two pages that find the results changed queue.
+        state = RatingState.objects.select_for_update().get_or_create(pk=STATE)[0]
         print_ = fingerprint()
         rows = list(
             rated_matches()
