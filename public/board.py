@@ -246,6 +246,8 @@ class CrossRow:
     name: str
     seed: int | None
     cells: tuple[CrossCell, ...]
+    player_id: int | None = None
+    """For the link to the club player page (None: hidden)."""
 
 
 def cross_table(matches: Sequence[Match], players: Sequence[Any]) -> list[CrossRow]:
@@ -266,7 +268,8 @@ def cross_table(matches: Sequence[Match], players: Sequence[Any]) -> list[CrossR
             if match is None:
                 match, side = pairs.get((other.entry_id, player.entry_id)), "B"
             cells.append(_cross_cell(match, side))
-        rows.append(CrossRow(number, player.name, player.seed, tuple(cells)))
+        page = getattr(player, "player_id", None)
+        rows.append(CrossRow(number, player.name, player.seed, tuple(cells), page))
     return rows
 
 

@@ -57,7 +57,7 @@ def test_the_page_shows_history_results_and_the_rating_chart(client, club):
     for week in (1, 2, 3):
         assert f"Week {week}" in html
     assert "Club rating" in html and "±" in html
-    # Head to head: won both meetings with Player 1 (the final each week).
+    # Head to head: won all three meetings with Player 1 (the final each week).
     table = html[html.index('id="h2h-heading"') :]
     row = re.search(
         r"Player 1</a></td>\s*<td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>", table
@@ -146,3 +146,14 @@ def test_names_on_the_public_standings_link_to_the_player_pages(client, club):
     for player in players[:3]:
         assert f'href="{reverse("club:player", args=[player.pk])}"' in html
     assert reverse("club:player", args=[players[3].pk]) not in html
+
+
+def test_names_in_a_round_robins_cross_table_link_to_the_player_pages(client, club):
+    director, players = club
+    tournament = run_tournament(
+        players, owner=director, date=JAN, winner=by_rank(players), bracket_kind="round_robin"
+    )
+    html = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    table = html[html.index('class="cross-table"') :]
+    for player in players:
+        assert f'<a href="{reverse("club:player", args=[player.pk])}">{player.name}</a>' in table
