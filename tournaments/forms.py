@@ -24,6 +24,7 @@ from . import csv_files
 from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
+from .player_csv import PLAYER_FIELDS
 
 # -- players ---------------------------------------------------------------------------------
 
@@ -46,7 +47,7 @@ def _rating_field() -> forms.IntegerField:
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "email", "phone", "club_id", "rating", "notes"]
+        fields = ["name", "email", "phone", "club_id", "rating", "notes", "hidden"]
         widgets = {"notes": forms.Textarea(attrs={"rows": 2})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -60,7 +61,7 @@ class PlayerRowForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields.update(forms.fields_for_model(Player, fields=PlayerForm.Meta.fields))
+        self.fields.update(forms.fields_for_model(Player, fields=PLAYER_FIELDS))
         self.fields["rating"] = _rating_field()
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "MAX_CSV_ROWS",
     "PLAYER_FIELDS",
     "PRIVATE_FIELDS",
+    "REGISTRY_FIELDS",
     "SHARED_FIELDS",
     "ImportResult",
     "create_player",
@@ -73,6 +74,9 @@ __all__ = [
 # and the player's own director see.
 SHARED_FIELDS = ("name", "club_id", "rating")
 PRIVATE_FIELDS = ("email", "phone", "notes")
+# What the registry form edits: the spreadsheet's columns and whether the club's public
+# player page shows the player (a player may ask to be left off it).
+REGISTRY_FIELDS = (*PLAYER_FIELDS, "hidden")
 HIDDEN = "•••"  # a private value in a tournament's log: changed, but not shown
 REGISTRAR_CODENAME = REGISTRAR_PERMISSION.split(".")[1]
 
@@ -81,7 +85,7 @@ def create_player(*, data: dict[str, Any], user: Any) -> Player:
     """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``), added by
     ``user``."""
     with transaction.atomic():
-        player = Player(**{name: data.get(name) for name in PLAYER_FIELDS if name in data})
+        player = Player(**{name: data.get(name) for name in REGISTRY_FIELDS if name in data})
         if getattr(user, "is_authenticated", False):
             player.created_by = user
         player.full_clean()
@@ -90,7 +94,7 @@ def create_player(*, data: dict[str, Any], user: Any) -> Player:
             tournament=None,
             action="player added",
             obj=player,
-            after=audit.snapshot(player, PLAYER_FIELDS),
+            after=audit.snapshot(player, REGISTRY_FIELDS),
             user=user,
         )
     return player
@@ -103,12 +107,12 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
     ``player`` itself is left as it was; the saved player is returned."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        before = audit.snapshot(player, PLAYER_FIELDS)
-        for name in PLAYER_FIELDS:
+        before = audit.snapshot(player, REGISTRY_FIELDS)
+        for name in REGISTRY_FIELDS:
             if name in data:
                 setattr(player, name, data[name])
         player.full_clean()
-        old, new = audit.changes(before, audit.snapshot(player, PLAYER_FIELDS))
+        old, new = audit.changes(before, audit.snapshot(player, REGISTRY_FIELDS))
         if not new:
             return player
         tournaments = list(

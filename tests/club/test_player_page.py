@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.club.helpers import by_rank, run_tournament
-from tests.factories import make_director, make_player
+from tests.factories import make_director, make_player, make_registrar
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,24 @@ def test_a_hidden_player_answers_not_found(client, club):
         reverse("club:player", args=[players[2].pk])
         not in page(client, players[0]).content.decode()
     )
+
+
+def test_the_registry_form_hides_a_player_from_the_player_pages(client, club):
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    registrar = make_registrar()
+    client.force_login(registrar)
+    edit = reverse("tournaments:player-edit", args=[players[1].pk])
+    form = client.get(edit).content.decode()
+    assert 'name="hidden"' in form
+    fields = {"name": players[1].name, "email": players[1].email, "club_id": "C1"}
+    assert client.post(edit, {**fields, "hidden": "on"}).status_code == 302
+    client.logout()
+    assert page(client, players[1]).status_code == 404
+    client.force_login(registrar)
+    assert client.post(edit, fields).status_code == 302
+    client.logout()
+    assert page(client, players[1]).status_code == 200
 
 
 def test_statistics_over_a_chosen_period(client, club):
