@@ -11,13 +11,22 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from scoring.engine import RuleSet, ScoringError, Side, resolve_rules, score_match
+from scoring.engine import (
+    RuleSet,
+    ScoredHand,
+    ScoringError,
+    Side,
+    deals_of,
+    resolve_rules,
+    score_match,
+    score_team_match,
+)
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -25,6 +34,7 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 from .schema import (
     AUDIT_FIELDS,
     ENTRY_FIELDS,
+    ENTRY_TEAM_FIELDS,
     FORMAT,
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
@@ -207,6 +217,8 @@ class Plan:
     routes: dict[str, tuple[str | None, str | None]]
     hands: list[tuple[Hand, str, str | None]]
     audit: list[tuple[AuditEntry, str | None, Any]]
+    members: list[tuple[int, int, int]] = field(default_factory=list)
+    """The teams' players: (entry index, player index, seat)."""
 
 
 def check_archive(data: Any, *, slug: str | None = None) -> Plan:
@@ -217,7 +229,7 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     doc = _check_document(data)
     values, rules, usernames = _check_tournament(doc["tournament"], slug)
     players = _check_players(doc["players"])
-    entries = _check_entries(doc["entries"], len(players))
+    entries, members = _check_entries(doc["entries"], len(players), rules.team_size)
     matches, sides, routes = _check_matches(doc["matches"], len(entries))
     withdrawn = {i for i, (entry, _player) in enumerate(entries) if entry.withdrawn}
     _check_bracket(matches, sides, routes, withdrawn)
@@ -227,7 +239,9 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
 
     tournament = Tournament(**values)
-    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+    return Plan(
+        tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows, members
+    )
 
 
 def _check_document(data: Any) -> _Record:
@@ -283,19 +297,61 @@ def _check_players(data: Any) -> list[Player]:
     return players
 
 
-def _check_entries(data: Any, player_count: int) -> list[tuple[Entry, int]]:
-    """Each entry with the index of its player; every player is entered exactly once."""
+def _check_entries(
+    data: Any, player_count: int, team_size: int = 1
+) -> tuple[list[tuple[Entry, int]], list[tuple[int, int, int]]]:
+    """Each entry with the index of its player, and the teams' members as (entry, player,
+    seat) indexes; every player is entered exactly once (as an entry's player, or as a
+    team's other player). In a team tournament every entry is a team of ``team_size``."""
     entries = []
+    members: list[tuple[int, int, int]] = []
     for i, raw in enumerate(_list(data, "entries")):
-        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS))
+        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS), ENTRY_TEAM_FIELDS)
         player = record.index("player", player_count, null=False)
-        entries.append((Entry(**record.fields(Entry, ENTRY_FIELDS)), player))
+        assert player is not None
+        entry = Entry(**record.fields(Entry, ENTRY_FIELDS))
+        team = _check_team(record, player, player_count, team_size)
+        if team is not None:
+            entry.team_name = team[0]
+            members += [(i, member, seat) for seat, member in enumerate(team[1], start=1)]
+        entries.append((entry, player))
     used = Counter(player for _entry, player in entries)
+    used.update(player for _entry, player, seat in members if seat > 1)
     for i in range(player_count):
         if used[i] != 1:
             raise ArchiveError(f"players[{i}] must be entered exactly once, not {used[i]} times")
     _check_distinct([e.seed for e, _p in entries if e.seed is not None], "entries", "seed", "seeds")
-    return entries
+    return entries, members
+
+
+def _check_team(
+    record: _Record, player: int, player_count: int, team_size: int
+) -> tuple[str, list[int]] | None:
+    """A team entry's name and its players' indexes in seat order (None: a player)."""
+    given = [key for key in ENTRY_TEAM_FIELDS if key in record.data]
+    if team_size == 1:
+        if given:
+            raise ArchiveError(f"{record.where}: a team, but the rules are head to head")
+        return None
+    if len(given) != len(ENTRY_TEAM_FIELDS):
+        raise ArchiveError(f"{record.where}: not a team, but the rules want teams")
+    name = record["team_name"]
+    limit = Entry._meta.get_field("team_name").max_length
+    if not isinstance(name, str) or not name.strip() or len(name) > limit:
+        raise ArchiveError(f"{record.at('team_name')} must be a name of 1 to {limit} characters")
+    members = _list(record["members"], record.at("members"))
+    if len(members) != team_size:
+        raise ArchiveError(f"{record.at('members')} must name {team_size} players")
+    seats = []
+    for seat, value in enumerate(members):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < player_count:
+            raise ArchiveError(f"{record.at('members')}[{seat}] refers to no player")
+        seats.append(value)
+    if seats[0] != player or len(set(seats)) != len(seats):
+        raise ArchiveError(
+            f"{record.at('members')} must start with the entry's player and name each once"
+        )
+    return name, seats
 
 
 def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:
@@ -394,10 +450,20 @@ def _check_hands(
                 except ScoringError as error:
                     raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            sheet = score_match(rules, [row.to_input() for row in data_rows], dealer)
+            inputs = [row.to_input() for row in data_rows]
+            if rules.is_team:
+                # A team match's hands are its deals' boards: checked deal by deal.
+                team = score_team_match(rules, deals_of(rules, inputs), dealer)
+                scored_hands = [
+                    ScoredHand(0, board.hand, score, None, (), None)
+                    for deal in team.deals
+                    for board, score in zip(deal.boards, deal.score.boards, strict=True)
+                ]
+            else:
+                scored_hands = list(score_match(rules, inputs, dealer).hands)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
-        for hand, row, scored in zip(rows, data_rows, sheet.hands, strict=True):
+        for hand, row, scored in zip(rows, data_rows, scored_hands, strict=True):
             hand.by, hand.knock_card, hand.cards = row.by, row.knock_card, row.cards
             # A hand with cards keeps the counts its cards give (the engine checked any given).
             hand.deadwood, hand.defender_deadwood = row.deadwood, row.defender_deadwood

@@ -32,6 +32,10 @@ TOURNAMENT_FIELDS = (
 TOURNAMENT_USERS = ("owner", "co_directors", "scorekeepers")
 PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
 ENTRY_FIELDS = ("seed", "checked_in", "paid", "withdrawn", "registered_at")
+ENTRY_TEAM_FIELDS = ("team_name", "members")
+"""Written only for a team (team tournaments): its name and its players (indexes into
+``players``) in seat order, the first being the entry's ``player``. A team's other
+players follow the entries' players in ``players``."""
 MATCH_FIELDS = (
     "key",
     "section",

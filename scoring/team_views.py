@@ -101,7 +101,9 @@ def deal_blocks(
         rows = []
         for row in block.rows:
             deal = by_number[row.number]
-            sweep = names[deal.score.sweep.value] if deal.score.sweep else ""
+            sweep = (
+                names[deal.score.sweep.value] if deal.score.sweep and deal.score.sweep_bonus else ""
+            )
             rows.append(
                 DealRow(
                     row,
