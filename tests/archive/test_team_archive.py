@@ -88,10 +88,10 @@ def test_a_broken_team_archive_is_refused(change, message):
 
 def test_verify_finds_a_team_match_whose_summary_disagrees_with_its_deals():
     tournament = played_team_tournament()
-    matches, problems = verify(tournament)
+    _matches, problems = verify(tournament)
     assert problems == []
     Match.objects.filter(pk=played_match(tournament).pk).update(score_a=1)
-    matches, problems = verify(tournament)
+    _matches, problems = verify(tournament)
     assert [str(problem).split()[1] for problem in problems] == ["score_a:"]
 
 
