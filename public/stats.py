@@ -58,7 +58,7 @@ class PlayerStats:
 
 
 def _stats_for(entry: Entry) -> PlayerStats:
-    return PlayerStats(entry.pk, entry.player.name, entry.seed, entry.withdrawn)
+    return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn)
 
 
 def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dict[int, PlayerStats]:
