@@ -184,7 +184,7 @@ def _start_running(
             "players": len(playing),
             "matches": len(matches),
             "draw_seed": tournament.draw_seed if tournament.random_draw else None,
-            "seeds": {e.seed: e.player.name for e in playing},
+            "seeds": {e.seed: e.name for e in playing},
         },
         user=user,
     )

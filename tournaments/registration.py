@@ -175,7 +175,7 @@ def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
             action="seed changed",
             obj=entry,
             before={"seed": old},
-            after={"seed": seed, "swapped_with": holder.player.name if holder else None},
+            after={"seed": seed, "swapped_with": holder.name if holder else None},
             user=user,
         )
     return entry
@@ -191,7 +191,7 @@ def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
                 F("player__rating").desc(nulls_last=True), "player__name", "pk"
             )
         )
-        before = {e.player.name: e.seed for e in entries}
+        before = {e.name: e.seed for e in entries}
         tournament.entries.update(seed=None)
         number = 0
         for entry in entries:
@@ -206,7 +206,7 @@ def seed_by_rating(*, tournament: Tournament, user: Any) -> list[Entry]:
             action="seeded by rating",
             obj=tournament,
             before=before,
-            after={e.player.name: e.seed for e in entries},
+            after={e.name: e.seed for e in entries},
             user=user,
         )
     return entries
@@ -244,7 +244,7 @@ def remove_entry(*, entry: Entry, user: Any) -> None:
     """Delete an entry made by mistake (before the bracket only; later, withdraw)."""
     with changing(entry.tournament_id):
         _open_for_entries(entry.tournament)
-        name = entry.player.name
+        name = entry.name
         audit.record(
             tournament=entry.tournament,
             action="entry removed",

@@ -126,3 +126,28 @@ def test_the_registration_page_registers_a_team(client):
     )
     assert "Ann already plays for Aces." in response.content.decode()
     assert tournament.entries.count() == 1
+
+
+def test_the_setup_form_makes_a_team_tournament_from_a_team_preset(client):
+    from tests.factories import make_director
+
+    director = make_director()
+    client.force_login(director)
+    page = client.get(reverse("tournaments:tournament-create")).content.decode()
+    assert 'value="partnership"' in page and 'value="tedesco_threes"' in page
+    response = client.post(
+        reverse("tournaments:tournament-create"),
+        {
+            "name": "Pairs night",
+            "date": "2030-01-01",
+            "tables": 4,
+            "page_size": "A4",
+            "language": "en",
+            "preset": "tedesco_threes",
+            "bracket_kind": "single_elimination",
+        },
+    )
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Pairs night")
+    rules = tournament.ruleset
+    assert (rules.team_size, rules.sweep_bonus, rules.game_target) == (3, 25, 300)
