@@ -109,3 +109,38 @@ def test_the_team_sheet_on_a_phone(phone, live_server):
     # The page is no wider than the phone.
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+
+
+def test_a_director_registers_a_team_in_the_browser(desktop, live_server):
+    from tests.factories import make_director, make_player
+    from tests.teams import make_teams, team_tournament
+
+    from .test_full_tournament import log_in
+
+    director = make_director(username="teamdir")
+    tournament = team_tournament(owner=director, name="Pairs evening")
+    make_teams(tournament, 2)
+    make_player(name="Ada Lovelace")
+    make_player(name="Bruno Díaz")
+    make_player(name="Carmen Ruiz")
+    log_in(desktop, "teamdir")
+    desktop.goto(f"/t/{tournament.slug}/manage/entries/")
+    expect(desktop.get_by_role("heading", name="Register a team")).to_be_visible()
+    form = desktop.locator("form.team-form")
+    form.locator('input[name="team_name"]').fill("The Analysts")
+    form.locator('select[name="seat1"]').select_option(label="Ada Lovelace")
+    form.locator('select[name="seat2"]').select_option(label="Bruno Díaz")
+    form.get_by_role("button", name="Enter team").click()
+    expect(desktop.locator(".message").first).to_contain_text("The Analysts entered.")
+    expect(desktop.locator("#entry-list")).to_contain_text("Ada Lovelace, Bruno Díaz")
+    screenshot(desktop, "team-registration-desktop")
+    # One player in both seats: refused, with the reason, and nothing entered.
+    form = desktop.locator("form.team-form")
+    form.locator('input[name="team_name"]').fill("Soloists")
+    form.locator('select[name="seat1"]').select_option(label="Carmen Ruiz")
+    form.locator('select[name="seat2"]').select_option(label="Carmen Ruiz")
+    form.get_by_role("button", name="Enter team").click()
+    expect(desktop.locator(".message").first).to_contain_text(
+        "Choose a different player for every seat."
+    )
+    assert tournament.entries.count() == 3
