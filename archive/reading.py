@@ -17,16 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from scoring.engine import (
-    RuleSet,
-    ScoredHand,
-    ScoringError,
-    Side,
-    deals_of,
-    resolve_rules,
-    score_match,
-    score_team_match,
-)
+from scoring.engine import RuleSet, ScoringError, Side, resolve_rules
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -52,6 +43,7 @@ from .schema import (
     map_sides,
 )
 from .structure import check_bracket
+from .teams import check_team, scored_boards
 
 
 def _no_constant(name: str) -> Any:
@@ -310,7 +302,7 @@ def _check_entries(
         player = record.index("player", player_count, null=False)
         assert player is not None
         entry = Entry(**record.fields(Entry, ENTRY_FIELDS))
-        team = _check_team(record, player, player_count, team_size)
+        team = check_team(record.data, record.where, player, player_count, team_size)
         if team is not None:
             entry.team_name = team[0]
             members += [(i, member, seat) for seat, member in enumerate(team[1], start=1)]
@@ -322,36 +314,6 @@ def _check_entries(
             raise ArchiveError(f"players[{i}] must be entered exactly once, not {used[i]} times")
     _check_distinct([e.seed for e, _p in entries if e.seed is not None], "entries", "seed", "seeds")
     return entries, members
-
-
-def _check_team(
-    record: _Record, player: int, player_count: int, team_size: int
-) -> tuple[str, list[int]] | None:
-    """A team entry's name and its players' indexes in seat order (None: a player)."""
-    given = [key for key in ENTRY_TEAM_FIELDS if key in record.data]
-    if team_size == 1:
-        if given:
-            raise ArchiveError(f"{record.where}: a team, but the rules are head to head")
-        return None
-    if len(given) != len(ENTRY_TEAM_FIELDS):
-        raise ArchiveError(f"{record.where}: not a team, but the rules want teams")
-    name = record["team_name"]
-    limit = Entry._meta.get_field("team_name").max_length
-    if not isinstance(name, str) or not name.strip() or len(name) > limit:
-        raise ArchiveError(f"{record.at('team_name')} must be a name of 1 to {limit} characters")
-    members = _list(record["members"], record.at("members"))
-    if len(members) != team_size:
-        raise ArchiveError(f"{record.at('members')} must name {team_size} players")
-    seats = []
-    for seat, value in enumerate(members):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < player_count:
-            raise ArchiveError(f"{record.at('members')}[{seat}] refers to no player")
-        seats.append(value)
-    if seats[0] != player or len(set(seats)) != len(seats):
-        raise ArchiveError(
-            f"{record.at('members')} must start with the entry's player and name each once"
-        )
-    return name, seats
 
 
 def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:
@@ -450,17 +412,7 @@ def _check_hands(
                 except ScoringError as error:
                     raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            inputs = [row.to_input() for row in data_rows]
-            if rules.is_team:
-                # A team match's hands are its deals' boards: checked deal by deal.
-                team = score_team_match(rules, deals_of(rules, inputs), dealer)
-                scored_hands = [
-                    ScoredHand(0, board.hand, score, None, (), None)
-                    for deal in team.deals
-                    for board, score in zip(deal.boards, deal.score.boards, strict=True)
-                ]
-            else:
-                scored_hands = list(score_match(rules, inputs, dealer).hands)
+            scored_hands = scored_boards(rules, [row.to_input() for row in data_rows], dealer)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
         for hand, row, scored in zip(rows, data_rows, scored_hands, strict=True):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.engine import HandInput, RuleSet, ScoringError
-from scoring.services import first_dealer, load_inputs, score_stored
+from scoring.engine import HandInput, RuleSet, ScoringError, score_played
+from scoring.services import first_dealer, load_inputs
 from tournaments.models import Entry, Match, Tournament
 
 from .structure import Problem, check_bracket
@@ -53,7 +53,7 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
         differ("hands", len(hands), "none (the players are not known)")
         return found
     try:
-        summary = score_stored(rules, hands, first_dealer(match)).match
+        summary = score_played(rules, hands, first_dealer(match)).match
     except ScoringError as error:
         differ("hands", f"{len(hands)} hands", f"refused by the engine ({error})")
         return found

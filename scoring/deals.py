@@ -32,6 +32,7 @@ from scoring.engine import (
     ScoringError,
     TeamSheet,
     deals_of,
+    score_played,
     score_team_match,
 )
 from tournaments import audit
@@ -50,7 +51,6 @@ from .services import (
     first_dealer,
     hand_inputs,
     load_hands,
-    score_stored,
     store_summary,
 )
 from .versions import HandChanged, ResultConfirmed, hand_version
@@ -127,7 +127,7 @@ def record_deal(
         _check_open(match)
         new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
         inputs = [*hand_inputs(hands), *(board.to_input() for board in boards)]
-        sheet = score_stored(
+        sheet = score_played(
             match.tournament.ruleset, inputs, first_dealer(match, dealer if new_dealer else None)
         )
         if new_dealer:
@@ -181,7 +181,7 @@ def _seen_deal(
 def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
     """Score the changed boards; a problem with another deal is reported as such."""
     try:
-        return score_stored(match.tournament.ruleset, inputs, first_dealer(match))
+        return score_played(match.tournament.ruleset, inputs, first_dealer(match))
     except ScoringError as error:
         if error.deal == changed:
             raise ScoringError(

@@ -47,8 +47,8 @@ from scoring.engine import (
     ScoringError,
     Side,
     preview_hand,
-    score_boards,
     score_match,
+    score_played,
 )
 from tournaments import audit
 from tournaments import services as tournament_services
@@ -179,20 +179,6 @@ def load_inputs(*, stream: bool = False, **where: Any) -> dict[int, list[HandInp
     return by_match
 
 
-def score_stored(
-    rules: RuleSet,
-    hands: Sequence[HandInput],
-    dealer: Side | None = None,
-    *,
-    scores: dict[HandInput, HandScore] | None = None,
-) -> MatchSheet:
-    """A match's stored hands scored: head to head, or a team match's boards as its deals
-    (:func:`scoring.engine.score_boards`: the sheet's hands are then the deals)."""
-    if rules.is_team:
-        return score_boards(rules, hands, dealer)
-    return score_match(rules, hands, dealer, scores=scores)
-
-
 def match_inputs(match: Match) -> list[HandInput]:
     """One match's hands as engine input (the hottest read: once per hand entered)."""
     return load_inputs(match=match).get(match.pk, [])
@@ -201,7 +187,7 @@ def match_inputs(match: Match) -> list[HandInput]:
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
     inputs = match_inputs(match) if hands is None else hand_inputs(hands)
-    return score_stored(match.tournament.ruleset, inputs, first_dealer(match))
+    return score_played(match.tournament.ruleset, inputs, first_dealer(match))
 
 
 def score_matches(
@@ -215,7 +201,7 @@ def score_matches(
         if not hands:
             continue
         try:
-            sheets[match.pk] = score_stored(rules, hands, first_dealer(match), scores=scores)
+            sheets[match.pk] = score_played(rules, hands, first_dealer(match), scores=scores)
         except ScoringError:
             # Stored hands always passed the engine; if one no longer does (a data fix
             # gone wrong), pages and PDFs leave that match out rather than failing.
@@ -264,13 +250,6 @@ def _locked_match(match: Match) -> Match:
     for name, value in row.items():
         setattr(match, name, value)
     return match
-
-
-def _check_head_to_head(match: Match) -> None:
-    """A team match's hands are its deals' boards, entered and changed a deal at a time
-    (:mod:`scoring.deals`)."""
-    if match.tournament.ruleset.is_team:
-        raise HandConflict(_("This is a team match: enter and correct it a deal at a time."))
 
 
 def _check_open(match: Match) -> None:
@@ -338,7 +317,6 @@ def _record_locked(
     match: Match, number: int, data: HandData, *, user: Any, via: str, dealer: str | None
 ) -> MatchSheet:
     """:func:`record_hand` once the match row is locked and read in this transaction."""
-    _check_head_to_head(match)
     inputs = match_inputs(match)
     if number <= len(inputs):
         raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
@@ -404,7 +382,6 @@ def correct_hand(
     data = data.cleaned()
     with transaction.atomic():
         match = _locked_for_change(match)
-        _check_head_to_head(match)
         hands = load_hands(match)
         hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
         number = hand.number
@@ -442,7 +419,6 @@ def delete_hand(
     later hands move up one number."""
     with transaction.atomic():
         match = _locked_for_change(match)
-        _check_head_to_head(match)
         hands = load_hands(match)
         hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
         number = hand.number

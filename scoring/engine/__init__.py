@@ -90,6 +90,7 @@ from .teams import (
     pairing,
     score_boards,
     score_deal,
+    score_played,
     score_team_match,
 )
 
@@ -147,6 +148,7 @@ __all__ = [
     "score_deal",
     "score_hand",
     "score_match",
+    "score_played",
     "score_request",
     "score_team_match",
     "settle",

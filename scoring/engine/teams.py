@@ -44,7 +44,7 @@ from typing import Any
 from .errors import ScoringError, _
 from .games import GameSummary, Pair
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
-from .match import MatchSheet, MatchState, MatchSummary, ScoredHand
+from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, score_match
 from .rules import MAX_HANDS, Opponents, RuleSet
 
 
@@ -325,6 +325,20 @@ def deals_of(rules: RuleSet, hands: Sequence[HandInput]) -> list[list[BoardInput
         [BoardInput(hand) for hand in hands[start : start + size]]
         for start in range(0, len(hands), size)
     ]
+
+
+def score_played(
+    rules: RuleSet,
+    hands: Sequence[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
+) -> MatchSheet:
+    """A stored match's hands scored: head to head (:func:`match.score_match`), or under
+    team rules its boards as its deals (:func:`score_boards`)."""
+    if rules.is_team:
+        return score_boards(rules, hands, first_dealer)
+    return score_match(rules, hands, first_dealer, scores=scores)
 
 
 def score_boards(

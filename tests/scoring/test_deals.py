@@ -69,7 +69,7 @@ def test_deal_numbers_are_checked_and_single_hands_refused():
         deals.record_deal(match=match, number=3, boards=[knock(), knock()])
     with pytest.raises(HandConflict, match="2 boards"):
         deals.record_deal(match=match, number=2, boards=[knock()])
-    with pytest.raises(HandConflict, match="team match"):
+    with pytest.raises(ScoringError, match="enter the match deal by deal"):
         record_hand(match=match, number=3, data=knock())
     assert match.hands.count() == 2
 
