@@ -91,17 +91,22 @@ def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dic
 
 
 def _add_hands(sheet: MatchSheet, players: dict[Side, PlayerStats]) -> None:
+    # A team match's sheet has a hand per deal (its net result): deals won count as hands
+    # won; gins, undercuts and knocks belong to its boards, which the sheet does not hold.
+    team = sheet.rules.is_team
     for scored in sheet.hands:
         winner = scored.score.winner
         if winner is not None:
             player = players[winner]
             player.hands_won += 1
+            if team:
+                continue
             if scored.score.result in (Result.GIN, Result.BIG_GIN):
                 player.gins += 1
             elif scored.score.result is Result.UNDERCUT:
                 player.undercuts += 1
         hand = scored.hand
-        if hand.kind is HandKind.KNOCK and hand.by is not None:
+        if not team and hand.kind is HandKind.KNOCK and hand.by is not None:
             knocker = players[hand.by]
             knocker.knocks += 1
             knocker.knock_deadwood += hand.deadwood or 0

@@ -50,3 +50,15 @@ def test_the_head_to_head_json_is_unchanged(client):
     data = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)
     assert "team_size" not in data["tournament"]
     assert all("members" not in row for row in data["standings"])
+
+
+def test_team_statistics_count_deals_won_and_no_board_figures(client):
+    tournament = team_bracket(teams=4)
+    match = first_match(tournament)
+    play_deals(
+        match, [[knock("A", 2, 18), knock("B", 3, 15)], [knock("B", 1, 30), knock("B", 2, 30)]]
+    )
+    data = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)
+    rows = {row["name"]: row for row in data["standings"]}
+    assert rows["Team 1"]["hands_won"] == 1 and rows["Team 4"]["hands_won"] == 1
+    assert rows["Team 1"]["average_knock_deadwood"] is None

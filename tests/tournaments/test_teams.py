@@ -151,3 +151,23 @@ def test_the_setup_form_makes_a_team_tournament_from_a_team_preset(client):
     tournament = Tournament.objects.get(name="Pairs night")
     rules = tournament.ruleset
     assert (rules.team_size, rules.sweep_bonus, rules.game_target) == (3, 25, 300)
+
+
+@pytest.mark.parametrize(
+    ("preset", "start"),
+    [
+        (
+            "partnership",
+            "Teams of 2 · partners alternate opponents from deal to deal · Games to 125",
+        ),
+        (
+            "tedesco_threes",
+            "Teams of 3 · partners keep their opponents · sweep 25 · Hollywood, 3 columns to 300",
+        ),
+    ],
+)
+def test_the_rules_summary_says_teams(preset, start):
+    from scoring.engine import TEAM_PRESETS
+    from tournaments.rules_text import rules_summary
+
+    assert rules_summary(TEAM_PRESETS[preset]).startswith(start)
