@@ -181,6 +181,11 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
         except ScoringError as error:
             _board_error(form, error)
+        except services.HandConflict as error:
+            # Entered meanwhile from another phone (or a double tap): show the sheet as
+            # it is now, with the next deal's form.
+            messages.error(request, str(error))
+            return HttpResponseRedirect(access.url("match-sheet"))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
         else:

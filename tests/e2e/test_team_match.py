@@ -144,3 +144,26 @@ def test_a_director_registers_a_team_in_the_browser(desktop, live_server):
         "Choose a different player for every seat."
     )
     assert tournament.entries.count() == 3
+
+
+def test_the_other_teams_phone_sees_the_deal_without_reloading(browser, live_server):
+    """One phone per team: a deal saved on one shows on the other within a poll (20 s)."""
+    tournament = team_bracket(teams=2)
+    match = first_match(tournament)
+    phones = []
+    for _ in range(2):
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, base_url=live_server.url
+        )
+        context.set_default_timeout(30_000)
+        phones.append(context.new_page())
+        phones[-1].goto(f"/table/{match.token}/")
+    first, second = phones
+    form = first.locator("form.deal-form")
+    fill_board(form, 1, kind="Knock", by="A", deadwood=2, defender=18)
+    fill_board(form, 2, kind="Knock", by="A", deadwood=3, defender=15)
+    save_deal(first, 1)
+    expect(second.locator("#match-sheet")).to_contain_text("+28", timeout=30_000)
+    expect(second.locator("#match-head")).to_contain_text("28")
+    for page in phones:
+        page.context.close()

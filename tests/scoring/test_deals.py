@@ -187,6 +187,16 @@ def test_entering_a_deal_through_the_page_without_javascript(client):
     assert response.status_code == 302
     match.refresh_from_db()
     assert _points(match) == (28, 0)
+    # The same deal again (a double tap, the other team's phone): nothing doubled; the
+    # sheet as it is now says why.
+    again = client.post(
+        _url(match, "deal-create"),
+        deal_post(1, [knock("A", 2, 18), knock("A", 3, 15)]),
+        follow=True,
+    )
+    assert "Deal 1 is already entered." in again.content.decode()
+    assert "Enter deal 2" in again.content.decode()
+    assert match.hands.count() == 2
     # A board missing its count: nothing saved, the form says which field.
     response = client.post(_url(match, "deal-create"), {"number": 2, "b1-kind": "gin"})
     assert response.status_code == 400
