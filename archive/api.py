@@ -35,6 +35,7 @@ from .restore import ImportReport, import_archive
 from .schema import (
     AUDIT_FIELDS,
     ENTRY_FIELDS,
+    ENTRY_TEAM_FIELDS,
     FORMAT,
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
@@ -53,6 +54,7 @@ from .schema import (
 __all__ = [
     "AUDIT_FIELDS",
     "ENTRY_FIELDS",
+    "ENTRY_TEAM_FIELDS",
     "FORMAT",
     "HAND_FIELDS",
     "HAND_OPTIONAL_FIELDS",

@@ -50,8 +50,13 @@ def export_tournament(
     """The whole tournament as a JSON-ready dict (see the module docstring). With
     ``shows_private``, a player it says no to has an empty email, phone and notes (the
     registry's ownership model: not every director may read them)."""
-    entries = list(tournament.entries.select_related("player").order_by("pk"))
+    entries = list(
+        tournament.entries.select_related("player")
+        .prefetch_related("members__player")
+        .order_by("pk")
+    )
     index_of = {entry.pk: i for i, entry in enumerate(entries)}
+    players, teams = _players_and_teams(entries)
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
     key_of = {match.pk: match.key for match in matches}
     hands = list(
@@ -64,8 +69,11 @@ def export_tournament(
         "format": FORMAT,
         "version": VERSION,
         "tournament": _tournament_row(tournament),
-        "players": [_player_row(entry.player, shows_private) for entry in entries],
-        "entries": [{"player": i, **_row(entry, ENTRY_FIELDS)} for i, entry in enumerate(entries)],
+        "players": [_player_row(player, shows_private) for player in players],
+        "entries": [
+            {"player": i, **_row(entry, ENTRY_FIELDS), **teams.get(i, {})}
+            for i, entry in enumerate(entries)
+        ],
         "matches": [_match_row(match, index_of, key_of) for match in matches],
         "hands": [
             {
@@ -85,6 +93,25 @@ def export_tournament(
             for row in tournament.audit_entries.select_related("user").order_by("at", "pk")
         ],
     }
+
+
+def _players_and_teams(entries: list[Any]) -> tuple[list[Player], dict[int, dict[str, Any]]]:
+    """The archive's players (each entry's, then the other players of teams) and each team
+    entry's extra fields by entry index (:data:`archive.schema.ENTRY_TEAM_FIELDS`)."""
+    players = [entry.player for entry in entries]
+    teams: dict[int, dict[str, Any]] = {}
+    for i, entry in enumerate(entries):
+        if not entry.team_name:
+            continue
+        members = []
+        for member in sorted(entry.members.all(), key=lambda m: m.seat):
+            if member.player_id == entry.player_id:
+                members.append(i)
+            else:
+                members.append(len(players))
+                players.append(member.player)
+        teams[i] = {"team_name": entry.team_name, "members": members}
+    return players, teams
 
 
 def _references(

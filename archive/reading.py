@@ -11,13 +11,13 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from scoring.engine import RuleSet, ScoringError, Side, resolve_rules, score_match
+from scoring.engine import RuleSet, ScoringError, Side, resolve_rules
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -25,6 +25,7 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 from .schema import (
     AUDIT_FIELDS,
     ENTRY_FIELDS,
+    ENTRY_TEAM_FIELDS,
     FORMAT,
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
@@ -43,6 +44,7 @@ from .schema import (
     map_sides,
 )
 from .structure import check_bracket
+from .teams import check_team, scored_boards
 
 
 def _no_constant(name: str) -> Any:
@@ -208,6 +210,8 @@ class Plan:
     routes: dict[str, tuple[str | None, str | None]]
     hands: list[tuple[Hand, str, str | None]]
     audit: list[tuple[AuditEntry, str | None, Any]]
+    members: list[tuple[int, int, int]] = field(default_factory=list)
+    """The teams' players: (entry index, player index, seat)."""
 
 
 def check_archive(data: Any, *, slug: str | None = None) -> Plan:
@@ -218,7 +222,7 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     doc = _check_document(data)
     values, rules, usernames = _check_tournament(doc["tournament"], slug)
     players = _check_players(doc["players"])
-    entries = _check_entries(doc["entries"], len(players))
+    entries, members = _check_entries(doc["entries"], len(players), rules.team_size)
     matches, sides, routes = _check_matches(doc["matches"], len(entries))
     withdrawn = {i for i, (entry, _player) in enumerate(entries) if entry.withdrawn}
     _check_bracket(matches, sides, routes, withdrawn)
@@ -228,7 +232,9 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
 
     tournament = Tournament(**values)
-    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+    return Plan(
+        tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows, members
+    )
 
 
 def _check_document(data: Any) -> _Record:
@@ -290,19 +296,31 @@ def _player(raw: Any, where: str) -> Player:
     return Player(**values)
 
 
-def _check_entries(data: Any, player_count: int) -> list[tuple[Entry, int]]:
-    """Each entry with the index of its player; every player is entered exactly once."""
+def _check_entries(
+    data: Any, player_count: int, team_size: int = 1
+) -> tuple[list[tuple[Entry, int]], list[tuple[int, int, int]]]:
+    """Each entry with the index of its player, and the teams' members as (entry, player,
+    seat) indexes; every player is entered exactly once (as an entry's player, or as a
+    team's other player). In a team tournament every entry is a team of ``team_size``."""
     entries = []
+    members: list[tuple[int, int, int]] = []
     for i, raw in enumerate(_list(data, "entries")):
-        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS))
+        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS), ENTRY_TEAM_FIELDS)
         player = record.index("player", player_count, null=False)
-        entries.append((Entry(**record.fields(Entry, ENTRY_FIELDS)), player))
+        assert player is not None
+        entry = Entry(**record.fields(Entry, ENTRY_FIELDS))
+        team = check_team(record.data, record.where, player, player_count, team_size)
+        if team is not None:
+            entry.team_name = team[0]
+            members += [(i, member, seat) for seat, member in enumerate(team[1], start=1)]
+        entries.append((entry, player))
     used = Counter(player for _entry, player in entries)
+    used.update(player for _entry, player, seat in members if seat > 1)
     for i in range(player_count):
         if used[i] != 1:
             raise ArchiveError(f"players[{i}] must be entered exactly once, not {used[i]} times")
     _check_distinct([e.seed for e, _p in entries if e.seed is not None], "entries", "seed", "seeds")
-    return entries
+    return entries, members
 
 
 def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:
@@ -401,10 +419,10 @@ def _check_hands(
                 except ScoringError as error:
                     raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            sheet = score_match(rules, [row.to_input() for row in data_rows], dealer)
+            scored_hands = scored_boards(rules, [row.to_input() for row in data_rows], dealer)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
-        for hand, row, scored in zip(rows, data_rows, sheet.hands, strict=True):
+        for hand, row, scored in zip(rows, data_rows, scored_hands, strict=True):
             hand.by, hand.knock_card, hand.cards = row.by, row.knock_card, row.cards
             # A hand with cards keeps the counts its cards give (the engine checked any given).
             hand.deadwood, hand.defender_deadwood = row.deadwood, row.defender_deadwood

@@ -13,7 +13,15 @@ from django.db import DataError, IntegrityError, connection, transaction
 
 from scoring.models import Hand
 from tournaments import audit
-from tournaments.models import AuditEntry, Entry, Match, Player, Tournament, new_token
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    Match,
+    Player,
+    TeamMember,
+    Tournament,
+    new_token,
+)
 
 from .reading import Plan, check_archive
 from .schema import ArchiveError, map_sides
@@ -161,6 +169,12 @@ def _write_entries(plan: Plan, report: ImportReport) -> tuple[list[Entry], list[
         entry.tournament, entry.player = plan.tournament, registry[player]
     with _times_kept(entries, ["registered_at"]):
         Entry.objects.bulk_create(entries)
+    TeamMember.objects.bulk_create(
+        TeamMember(
+            tournament=plan.tournament, entry=entries[entry], player=registry[player], seat=seat
+        )
+        for entry, player, seat in plan.members
+    )
     return entries, new_players
 
 

@@ -34,6 +34,10 @@ PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
 # Written only when not the default, so archives from before the field still read.
 PLAYER_OPTIONAL_FIELDS = ("hidden",)  # no club player page (issue 17)
 ENTRY_FIELDS = ("seed", "checked_in", "paid", "withdrawn", "registered_at")
+ENTRY_TEAM_FIELDS = ("team_name", "members")
+"""Written only for a team (team tournaments): its name and its players (indexes into
+``players``) in seat order, the first being the entry's ``player``. A team's other
+players follow the entries' players in ``players``."""
 MATCH_FIELDS = (
     "key",
     "section",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.engine import HandInput, RuleSet, ScoringError, score_match
+from scoring.engine import HandInput, RuleSet, ScoringError, score_played
 from scoring.services import first_dealer, load_inputs
 from tournaments.models import Entry, Match, Tournament
 
@@ -53,7 +53,7 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
         differ("hands", len(hands), "none (the players are not known)")
         return found
     try:
-        summary = score_match(rules, hands, first_dealer(match)).match
+        summary = score_played(rules, hands, first_dealer(match)).match
     except ScoringError as error:
         differ("hands", f"{len(hands)} hands", f"refused by the engine ({error})")
         return found

@@ -32,8 +32,14 @@ class SeasonForm(forms.ModelForm):
         if self.instance.pk:
             mine |= Q(pk__in=self.instance.tournaments.values("pk"))
         tournaments = self.fields["tournaments"]
-        tournaments.queryset = Tournament.objects.filter(mine).distinct().order_by("-date", "name")  # type: ignore[attr-defined]
-        tournaments.help_text = _("Tournaments you direct.")
+        # A season ranks players: team events (partnership gin) are not in one.
+        tournaments.queryset = (  # type: ignore[attr-defined]
+            Tournament.objects.filter(mine)
+            .exclude(rules__team_size__gt=1)
+            .distinct()
+            .order_by("-date", "name")
+        )
+        tournaments.help_text = _("Tournaments you direct (head to head; not team events).")
         if self.instance.pk and not self.is_bound:
             self.initial["placing_points_text"] = ", ".join(
                 str(p) for p in self.instance.placing_points

@@ -109,7 +109,7 @@ def load(
     """The page of ``player`` (already checked visible); statistics over the period."""
     ratings.ensure_current()
     entries = list(
-        Entry.objects.filter(player=player)
+        Entry.objects.filter(player=player, team_name="")  # a player's own record: no teams
         .select_related("tournament")
         .order_by("-tournament__date", "-tournament__pk")
     )

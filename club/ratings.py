@@ -38,6 +38,8 @@ RATED = (
     Q(status=Match.Status.COMPLETE, is_bye=False, forfeit=False)
     & Q(side_a__isnull=False, side_b__isnull=False)
     & ~Q(winner_side="")
+    # The club rating is a player's: a partnership match (a team entry) rates no one.
+    & Q(side_a__team_name="", side_b__team_name="")
 )
 STATE = 1  # the one RatingState row
 

@@ -25,9 +25,9 @@ from django.utils.translation import gettext as _
 from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
 from public.data import format_line, load
 from public.standings import Standing, round_title
-from scoring.engine import MatchSheet
-from scoring.services import load_inputs, score_matches
-from tournaments.models import Match, Tournament
+from scoring.engine import MatchSheet, ScoringError, deals_of, score_team_match
+from scoring.services import first_dealer, load_inputs, score_matches
+from tournaments.models import Match, TeamMember, Tournament
 from tournaments.rules_text import rules_summary
 
 from .pdfs import (
@@ -43,6 +43,7 @@ from .pdfs import (
     StandingsSheet,
     isolate,
 )
+from .pdfs.team_sheet import TeamLabels, TeamScoresheet
 
 TableLink = Callable[[Match], str]
 
@@ -239,6 +240,99 @@ def round_document(
             for match in matches
         ]
         return sheets, labels()
+
+
+# -- team scoresheets ------------------------------------------------------------------------
+
+
+def team_labels() -> TeamLabels:
+    """Every word of the team scoresheet, in the active language."""
+    return TeamLabels(
+        table=_("Table"),
+        versus=_("vs"),
+        scan_hint=_("Scan to enter deals"),
+        deal=_("Deal"),
+        # Translators: a column of the team scoresheet; keep {n} as it is.
+        board=_("Board {n}"),
+        # Translators: the team scoresheet's column of each deal's net points.
+        net=_("Deal points"),
+        # Translators: the team scoresheet's column of each team's running score.
+        running=_("Running score"),
+        game=_("Game {n}"),
+        column=_("Column {n}"),
+        points=_("Points"),
+        boxes=_("Boxes"),
+        game_bonus=_("Game bonus"),
+        shutout=_("Shutout"),
+        total=_("Total"),
+        match_total=_("Match total"),
+        winner=_("Winner"),
+        in_progress=_("in progress"),
+        signature=_("Signature"),
+        # Translators: printed when one team won every board of a deal.
+        sweep=_("sweep"),
+        draw=_("draw"),
+        gin=_("gin"),
+        big_gin=_("big gin"),
+        undercut=_("U/C"),
+        page=_("Page {page} of {pages}"),
+    )
+
+
+def team_document(
+    tournament: Tournament, matches: Sequence[Match], *, table_link: TableLink | None = None
+) -> tuple[list[TeamScoresheet], TeamLabels]:
+    """The team scoresheets of ``matches`` (a team tournament's), in the order given:
+    each deal's boards in a column each and each team's running score. Three queries: the
+    hands, the teams' players and the section's last round (a fourth names where teams
+    not known yet come from)."""
+    rules = tournament.ruleset
+    inputs = load_inputs(match__in=[match.pk for match in matches])
+    entries = [pk for match in matches for pk in (match.side_a_id, match.side_b_id) if pk]
+    members: dict[int, list[str]] = defaultdict(list)
+    rows = (
+        TeamMember.objects.filter(entry_id__in=entries)
+        .order_by("entry_id", "seat")
+        .values_list("entry_id", "player__name")
+    )
+    for entry_id, name in rows:
+        members[entry_id].append(name)
+    last = _last_round(tournament, matches[0].section) if matches else 0
+    feeders = _feeders(matches)
+    sheets = []
+    with translation.override(tournament.language):
+        summary = rules_summary(rules)
+        for match in matches:
+            played = inputs.get(match.pk)
+            team = None
+            if played:
+                try:
+                    team = score_team_match(
+                        rules, deals_of(rules, played), first_dealer(match)
+                    ).to_dict()
+                except ScoringError:
+                    team = None  # stored hands that no longer score: a blank sheet
+            header = _scoresheet(
+                match,
+                None,
+                rules={},
+                summary=summary,
+                last_round=last,
+                table_link=table_link,
+                feeders=feeders,
+            ).header
+            sheets.append(
+                TeamScoresheet(
+                    header,
+                    rules.to_dict(),
+                    {
+                        "A": members.get(match.side_a_id or 0, []),
+                        "B": members.get(match.side_b_id or 0, []),
+                    },
+                    team,
+                )
+            )
+        return sheets, team_labels()
 
 
 # -- bracket and standings -------------------------------------------------------------------

@@ -39,6 +39,7 @@ from tournaments.permissions import can_direct
 
 from . import documents as pdf_data
 from .pdfs import render_bracket, render_scoresheets, render_standings
+from .pdfs.team_sheet import render_team_scoresheets
 
 
 def pdf_response(content: bytes, filename: str, *, secret: bool = False) -> HttpResponse:
@@ -66,9 +67,13 @@ def match_scoresheet(request: HttpRequest, slug: str, match_id: int) -> HttpResp
     )
     directing = can_direct(request.user, match.tournament)
     link = (lambda m: table_url(m, request)) if directing else None
+    filename = f"{slug}-{match.key}-scoresheet.pdf"
+    if match.tournament.ruleset.is_team:
+        teams, team_labels = pdf_data.team_document(match.tournament, [match], table_link=link)
+        content = render_team_scoresheets(teams, labels=team_labels)
+        return pdf_response(content, filename, secret=teams[0].header.qr_url is not None)
     sheets, labels = pdf_data.match_document(match, table_link=link)
     content = render_scoresheets(sheets, labels=labels)
-    filename = f"{slug}-{match.key}-scoresheet.pdf"
     return pdf_response(content, filename, secret=sheets[0].header.qr_url is not None)
 
 
@@ -89,10 +94,13 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
     matches = pdf_data.round_matches(tournament, section=section, number=number)
     if not matches:
         return not_found(_("Round %(round)d has no match to print.") % {"round": number})
-    sheets, labels = pdf_data.round_document(
-        tournament, matches, table_link=lambda m: table_url(m, request)
-    )
-    content = render_scoresheets(sheets, labels=labels)
+    link = lambda m: table_url(m, request)  # noqa: E731
+    if tournament.ruleset.is_team:
+        teams, team_labels = pdf_data.team_document(tournament, matches, table_link=link)
+        content = render_team_scoresheets(teams, labels=team_labels)
+    else:
+        sheets, labels = pdf_data.round_document(tournament, matches, table_link=link)
+        content = render_scoresheets(sheets, labels=labels)
     prefix = "" if section in pdf_data.MAIN_SECTIONS else f"{section}-"
     filename = f"{slug}-{prefix}round-{number}-scoresheets.pdf"
     return pdf_response(content, filename, secret=True)

@@ -148,7 +148,7 @@ def _slot(match: Match, side: str, feeders: dict[tuple[int, str], str]) -> SlotV
         return SlotView(placeholder=placeholder)
     started = match.status in (*LIVE, "complete") and not match.is_bye
     return SlotView(
-        name=entry.player.name,
+        name=entry.name,
         seed=entry.seed,
         score=(match.score_a if side == "A" else match.score_b) if started else None,
         won=decided and match.winner_side == side,
@@ -355,8 +355,8 @@ def live_table(
         table=match.table,
         round=round_title(match.section, match.round, last.get(match.section, 0), double=double),
         status=match.status,
-        a_name=match.side_a.player.name,
-        b_name=match.side_b.player.name,
+        a_name=match.side_a.name,
+        b_name=match.side_b.name,
         a_seed=match.side_a.seed,
         b_seed=match.side_b.seed,
         **extra,

@@ -72,6 +72,7 @@ def load(tournament: Tournament) -> PublicData:
                 "seed",
                 "withdrawn",
                 "registered_at",
+                "team_name",
                 "player",
                 "player__name",
                 "player__hidden",
@@ -132,3 +133,21 @@ def format_line(tournament: Tournament) -> str:
     elif tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION:
         parts.append(_("bracket reset") if tournament.bracket_reset else _("no bracket reset"))
     return " · ".join(parts)
+
+
+def team_members(tournament: Tournament) -> dict[int, tuple[str, ...]]:
+    """Each team's players' names in seat order, by entry id (one query; none for a
+    head-to-head tournament). Names only: nothing private."""
+    if not tournament.ruleset.is_team:
+        return {}
+    from tournaments.models import TeamMember
+
+    members: dict[int, tuple[str, ...]] = {}
+    rows = (
+        TeamMember.objects.filter(tournament=tournament)
+        .order_by("entry_id", "seat")
+        .values_list("entry_id", "player__name")
+    )
+    for entry_id, name in rows:
+        members[entry_id] = (*members.get(entry_id, ()), name)
+    return members

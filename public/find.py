@@ -17,6 +17,7 @@ JavaScript both are plain pages: a GET form with a button, and links.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,7 +27,7 @@ from django.views.decorators.http import condition, require_GET
 from tournaments.models import Tournament
 
 from . import live as live_pages
-from .data import load
+from .data import load, team_members
 from .live import Live, headers, last_modified, live, not_modified, visitor_tag
 from .players import MIN_QUERY, PlayerView, people, player_view, search
 
@@ -39,10 +40,17 @@ def _players(tournament: Tournament) -> dict[str, Any]:
     """Everyone a visitor can look up, and each one's view: worked out once per public
     version from one load, then every search and every player's page reads them."""
     data = load(tournament)
-    found = people(data)
-    views: dict[int, PlayerView | None] = {
-        hit.entry_id: player_view(data, hit.entry_id) for hit in found
-    }
+    members = team_members(tournament)
+    found = [
+        replace(hit, members=", ".join(members[hit.entry_id])) if hit.entry_id in members else hit
+        for hit in people(data)
+    ]
+    views: dict[int, PlayerView | None] = {}
+    for hit in found:
+        view = player_view(data, hit.entry_id)
+        if view is not None and hit.entry_id in members:
+            view = replace(view, members=members[hit.entry_id])
+        views[hit.entry_id] = view
     return {"people": found, "views": views}
 
 

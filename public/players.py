@@ -74,6 +74,8 @@ class Hit:
     seed: int | None
     progress: str = ""
     """Where the player stands, in the standings' words ("Next: Semifinals, table 3")."""
+    members: str = ""
+    """A team's players, comma-separated: a player finds their team by their own name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +104,7 @@ def people(data: PublicData) -> list[Hit]:
             Hit(row.stats.entry_id, row.stats.name, row.stats.seed, row.progress)
             for row in data.standings.rows
         ]
-    return [Hit(entry.pk, entry.player.name, entry.seed) for entry in data.entries]
+    return [Hit(entry.pk, entry.name, entry.seed) for entry in data.entries]
 
 
 def search(everyone: Sequence[Hit], query: str) -> Search:
@@ -116,7 +118,8 @@ def search(everyone: Sequence[Hit], query: str) -> Search:
     found: list[tuple[tuple[int, int, str], Hit]] = []
     for person in everyone:
         name = fold(person.name)
-        if all(word in name for word in words):
+        haystack = f"{name} {fold(person.members)}" if person.members else name
+        if all(word in haystack for word in words):
             found.append((_rank(name, words, person), person))
     found.sort(key=lambda item: item[0])
     hits = tuple(person for _rank_key, person in found[:MAX_HITS])
@@ -233,6 +236,8 @@ class PlayerView:
     standing: Standing | None = None
     withdrawn: bool = False
     hollywood: bool = False
+    members: tuple[str, ...] = ()
+    """A team's players in seat order (team tournaments)."""
 
 
 def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
@@ -244,7 +249,7 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
         if entry is None:
             return None
         next_up = NextUp("not_drawn")
-        return PlayerView(entry.pk, entry.player.name, entry.seed, next_up, hollywood=hollywood)
+        return PlayerView(entry.pk, entry.name, entry.seed, next_up, hollywood=hollywood)
     standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
     if standing is None:
         return None
@@ -347,7 +352,7 @@ def _next_match(
             fed_by, kind = source
             feeder = Feeder(kind, title(fed_by), match_box(fed_by, feeders(data.matches)))
         return NextUp("waiting", feeder=feeder, **where)
-    who = {"opponent": opponent.player.name, "opponent_seed": opponent.seed}
+    who = {"opponent": opponent.name, "opponent_seed": opponent.seed}
     if match.status in LIVE:
         table = live_table(match, data.sheets.get(match.pk), last, double=data.double)
         kind = "awaiting" if match.status == Match.Status.AWAITING else "playing"
@@ -385,7 +390,7 @@ def _played(match: Match, entry_id: int, title: Title) -> Played:
         key=match.key,
         round=title(match),
         outcome="won" if match.winner_side == side else "lost",
-        opponent=opponent.player.name if opponent is not None else "",
+        opponent=opponent.name if opponent is not None else "",
         opponent_seed=opponent.seed if opponent is not None else None,
         games_mine=games_mine,
         games_theirs=games_theirs,

@@ -61,8 +61,8 @@ class PlayerStats:
 
 def _stats_for(entry: Entry) -> PlayerStats:
     player = entry.player
-    page = None if player.hidden else player.pk
-    return PlayerStats(entry.pk, player.name, entry.seed, entry.withdrawn, player_id=page)
+    page = None if player.hidden or entry.team_name else player.pk
+    return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn, player_id=page)
 
 
 def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dict[int, PlayerStats]:
@@ -95,17 +95,22 @@ def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dic
 
 
 def _add_hands(sheet: MatchSheet, players: dict[Side, PlayerStats]) -> None:
+    # A team match's sheet has a hand per deal (its net result): deals won count as hands
+    # won; gins, undercuts and knocks belong to its boards, which the sheet does not hold.
+    team = sheet.rules.is_team
     for scored in sheet.hands:
         winner = scored.score.winner
         if winner is not None:
             player = players[winner]
             player.hands_won += 1
+            if team:
+                continue
             if scored.score.result in (Result.GIN, Result.BIG_GIN):
                 player.gins += 1
             elif scored.score.result is Result.UNDERCUT:
                 player.undercuts += 1
         hand = scored.hand
-        if hand.kind is HandKind.KNOCK and hand.by is not None:
+        if not team and hand.kind is HandKind.KNOCK and hand.by is not None:
             knocker = players[hand.by]
             knocker.knocks += 1
             knocker.knock_deadwood += hand.deadwood or 0

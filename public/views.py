@@ -33,7 +33,7 @@ from tournaments.rules_text import rules_summary
 
 from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .data import PublicData, format_line, load
+from .data import PublicData, format_line, load, team_members
 from .live import (
     headers,
     last_modified,
@@ -177,6 +177,11 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
         "standings": [row.as_json() for row in data.standings.rows],
     }
     with_club_ratings(payload["standings"], data)
+    members = team_members(tournament)
+    if members:  # a team tournament: the team size, and each team's players
+        payload["tournament"]["team_size"] = tournament.ruleset.team_size
+        for row, standing in zip(payload["standings"], data.standings.rows, strict=True):
+            row["members"] = list(members.get(standing.stats.entry_id, ()))
     return {"json": packed(json.dumps(payload, ensure_ascii=False))}
 
 
@@ -199,6 +204,9 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
              "shutouts", "average_knock_deadwood": float (1 decimal) or null}
           ]
         }
+
+    A team tournament's rows are teams: "name" is the team's, and each row adds
+    "members" (its players' names in seat order); "tournament" adds "team_size".
 
     Games and points count every stored match summary (live matches included); matches
     count confirmed results. Names only: no email, phone or other personal data.

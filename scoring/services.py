@@ -48,6 +48,7 @@ from scoring.engine import (
     Side,
     preview_hand,
     score_match,
+    score_played,
 )
 from tournaments import audit
 from tournaments import services as tournament_services
@@ -186,7 +187,7 @@ def match_inputs(match: Match) -> list[HandInput]:
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
     inputs = match_inputs(match) if hands is None else hand_inputs(hands)
-    return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+    return score_played(match.tournament.ruleset, inputs, first_dealer(match))
 
 
 def score_matches(
@@ -200,7 +201,7 @@ def score_matches(
         if not hands:
             continue
         try:
-            sheets[match.pk] = score_match(rules, hands, first_dealer(match), scores=scores)
+            sheets[match.pk] = score_played(rules, hands, first_dealer(match), scores=scores)
         except ScoringError:
             # Stored hands always passed the engine; if one no longer does (a data fix
             # gone wrong), pages and PDFs leave that match out rather than failing.

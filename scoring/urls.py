@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import corrections, disputes, views
+from . import corrections, disputes, team_views, views
 
 app_name = "scoring"
 
@@ -19,6 +19,9 @@ SHARED = [
     ("hands/<int:number>/edit/", corrections.hand_edit, "hand-edit"),
     ("hands/<int:number>/delete/", corrections.hand_delete, "hand-delete"),
     ("confirm/", views.match_confirm, "match-confirm"),
+    ("deals/", team_views.deal_create, "deal-create"),
+    ("deals/<int:number>/edit/", team_views.deal_edit, "deal-edit"),
+    ("deals/<int:number>/delete/", team_views.deal_delete, "deal-delete"),
 ]
 
 urlpatterns = [

@@ -224,6 +224,10 @@ def _page(request: HttpRequest, context: dict[str, Any], partial: str) -> Templa
 @match_view
 def match_sheet(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """The match sheet: public to read; the entry form for those allowed."""
+    if access.tournament.ruleset.is_team:
+        from .team_views import team_page
+
+        return team_page(request, access)
     region = "match-head" if request.GET.get("region") == "match-head" else "match-sheet"
     return _page(request, sheet_context(access), region)
 
@@ -232,6 +236,10 @@ def match_sheet(request: HttpRequest, access: MatchAccess) -> HttpResponse:
 @match_view
 def match_entry(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """The entry region alone (form, or the confirmation box once the match is decided)."""
+    if access.tournament.ruleset.is_team:
+        from .team_views import team_page
+
+        return team_page(request, access)
     return _page(request, sheet_context(access), "match-entry")
 
 

@@ -68,6 +68,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from club import ratings
 from club.models import Season
 from scoring import services as scoring_services
+from scoring.deals import deal_rows, deal_version
 from scoring.models import Hand
 from scoring.versions import hand_version
 from tests.factories import (
@@ -80,7 +81,10 @@ from tests.factories import (
     make_user,
 )
 from tests.scoring.helpers import gin, knock, play, win_games
+from tests.teams import deal_post, make_teams, play_deals, team_tournament
+from tests.teams import knock as team_knock
 from tournaments import player_csv
+from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
 
 ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
@@ -221,6 +225,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:table-hand-edit": (TABLE, TABLE_WRITE),
     "scoring:table-hand-delete": (TABLE, TABLE_WRITE),
     "scoring:table-match-confirm": (ALL_405, TABLE_WRITE),
+    "scoring:deal-create": (ALL_405, SCORERS_WRITE),
+    "scoring:deal-edit": (SCORERS, SCORERS_WRITE),
+    "scoring:deal-delete": (SCORERS, SCORERS_WRITE),
+    "scoring:table-deal-create": (ALL_405, TABLE_WRITE),
+    "scoring:table-deal-edit": (TABLE, TABLE_WRITE),
+    "scoring:table-deal-delete": (TABLE, TABLE_WRITE),
     "tournaments:dashboard": (SIGNED_IN, ALL_405),
     "tournaments:player-list": DIRECTORS_PAGE,
     "tournaments:player-create": (DIRECTORS, DIRECTORS_WRITE),
@@ -232,6 +242,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:tournament-status": ITS_DIRECTORS_ACTION,
     "tournaments:entry-list": ITS_DIRECTORS_PAGE,
     "tournaments:entry-add": ITS_DIRECTORS_ACTION,
+    "tournaments:team-add": ITS_DIRECTORS_ACTION,
     "tournaments:entry-new": ITS_DIRECTORS_ACTION,
     "tournaments:entry-seed-by-rating": ITS_DIRECTORS_ACTION,
     "tournaments:entry-seed": ITS_DIRECTORS_ACTION,
@@ -331,6 +342,14 @@ class World:
     sessions: dict[str, str]
     season: Season
     """The director's season (the running tournament in it)."""
+    teams: Tournament
+    """The director's running team tournament (partnership, teams of two)."""
+    team_playing: Match
+    """A team match in play with three deals (deal entry and corrections)."""
+    team_registering: Tournament
+    """The director's team tournament still taking teams."""
+    free_players: tuple[Player, Player]
+    """Two registry players in no team yet (a team to register)."""
 
 
 def build_world() -> World:
@@ -407,6 +426,14 @@ def build_world() -> World:
     # The stored club rating as the results stand: a public page then reads it and writes
     # nothing (a page recomputes it only after results changed).
     ratings.recompute()
+    teams = team_tournament(owner=director, name="Pairs Night", **staff)
+    make_teams(teams, 4)
+    generate_bracket(tournament=teams, user=director)
+    team_playing = teams.matches.filter(round=1).order_by("position").first()
+    play_deals(team_playing, [[team_knock("A", 2, 10), team_knock("B", 3, 9)]] * 3)
+    team_playing.refresh_from_db()
+    team_registering = team_tournament(owner=director, name="Pairs Cup", **staff)
+    make_teams(team_registering, 2, prefix="Cup")
     return World(
         users=users,
         running=running,
@@ -421,6 +448,10 @@ def build_world() -> World:
         player=make_player(name="Registry Person", created_by=director),
         sessions=sessions,
         season=season,
+        teams=teams,
+        team_playing=team_playing,
+        team_registering=team_registering,
+        free_players=(make_player(name="Free One"), make_player(name="Free Two")),
     )
 
 
@@ -449,6 +480,8 @@ TOURNAMENT_OF = {
     "club:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
+    "tournaments:team-add": "team_registering",
+    **{f"scoring:{name}": "teams" for name in ("deal-create", "deal-edit", "deal-delete")},
 }
 # The match a match or table URL is about, when not the one in play.
 MATCH_OF = {
@@ -456,6 +489,11 @@ MATCH_OF = {
     "scoring:table-match-confirm": "awaiting",
     "tournaments:match-confirm": "awaiting",
     "tournaments:match-walkover": "ready",
+    **{
+        f"scoring:{prefix}deal-{action}": "team_playing"
+        for prefix in ("", "table-")
+        for action in ("create", "edit", "delete")
+    },
 }
 SETUP_FORM = {
     "name": "Renamed by the matrix",
@@ -513,6 +551,16 @@ def _seen_match(name: str) -> Callable[[World], dict[str, Any]]:
     return lambda w: {"version": Match.objects.get(pk=getattr(w, name).pk).version}
 
 
+def _seen_deal(world: World) -> dict[str, Any]:
+    """What a deal correction or deletion form carries: deal 3 as its page showed it."""
+    hands = list(Hand.objects.filter(match=world.team_playing).order_by("number"))
+    return {"version": deal_version(deal_rows(hands, 2)[2]), "complete": ""}
+
+
+A_DEAL = deal_post(4, [team_knock("A", 1, 20), team_knock("A", 2, 20)])
+DEAL_THREE = deal_post(3, [team_knock("B", 1, 20), team_knock("A", 2, 20)])
+
+
 POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "login": lambda w: {"username": "dir", "password": "not the password"},
     "set_language": lambda w: {"language": "es", "next": "/"},
@@ -525,6 +573,12 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:table-hand-edit": lambda w: {**HAND_THREE, "confirm": "1", **_seen_hand(w)},
     "scoring:hand-delete": _seen_hand,
     "scoring:table-hand-delete": _seen_hand,
+    "scoring:deal-create": lambda w: A_DEAL,
+    "scoring:table-deal-create": lambda w: A_DEAL,
+    "scoring:deal-edit": lambda w: {**DEAL_THREE, **_seen_deal(w)},
+    "scoring:table-deal-edit": lambda w: {**DEAL_THREE, **_seen_deal(w)},
+    "scoring:deal-delete": _seen_deal,
+    "scoring:table-deal-delete": _seen_deal,
     "scoring:match-confirm": _seen_match(MATCH_OF["scoring:match-confirm"]),
     "scoring:table-match-confirm": _seen_match(MATCH_OF["scoring:table-match-confirm"]),
     "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
@@ -535,6 +589,11 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:tournament-setup": lambda w: SETUP_FORM,
     "tournaments:tournament-status": lambda w: {"status": "draft"},
     "tournaments:entry-add": lambda w: {"player": w.player.pk},
+    "tournaments:team-add": lambda w: {
+        "team_name": "Matrix Pair",
+        "seat1": w.free_players[0].pk,
+        "seat2": w.free_players[1].pk,
+    },
     "tournaments:entry-new": lambda w: {"new-name": "New at the door"},
     "tournaments:entry-seed": lambda w: {"seed": 9},
     "tournaments:entry-flag": lambda w: {"value": "1"},

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import audit, brackets
+from . import audit, brackets, registration
 from .changes import changed
 from .models import Entry, Match, Tournament
 from .routing import Board, Route, lock_tournament
@@ -130,6 +130,7 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("This tournament is finished."))
     playing, left_out = playing_entries(tournament)
+    registration.check_field(tournament, playing)
     if len(playing) < brackets.MIN_PLAYERS:
         raise ValidationError(
             _("A bracket needs at least two players; %(count)d can play.") % {"count": len(playing)}
@@ -183,7 +184,7 @@ def _start_running(
             "players": len(playing),
             "matches": len(matches),
             "draw_seed": tournament.draw_seed if tournament.random_draw else None,
-            "seeds": {e.seed: e.player.name for e in playing},
+            "seeds": {e.seed: e.name for e in playing},
         },
         user=user,
     )

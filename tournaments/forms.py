@@ -14,6 +14,7 @@ from scoring.engine import (
     KNOBS,
     PRESETS,
     TEAM_KNOBS,
+    TEAM_PRESETS,
     RuleSet,
     ScoringError,
     check_knob,
@@ -141,11 +142,17 @@ PRESET_LABELS: dict[str, Any] = {
     "straight": _("Straight gin"),
     "palace": _("Palace (boxes count at once)"),
     "tedesco": _("Tedesco (Oklahoma, Hollywood to 200, aces 15)"),
+    "partnership": _("Partnership: teams of two, game to 125"),
+    "tedesco_pairs": _("Tedesco pairs: teams of two, Hollywood to 200"),
+    "tedesco_threes": _("Tedesco threes: teams of three to 300, sweep bonus 25"),
 }
+ALL_PRESETS = {**PRESETS, **TEAM_PRESETS}
+"""What the setup form offers: the head-to-head presets, then the team ones (a team
+preset sets the team size; its team knobs are not edited one by one)."""
 NO_BIG_GIN = "none"
 FORM_KNOBS = tuple(name for name in KNOBS if name not in TEAM_KNOBS)
-"""The knobs the setup form offers: not the partnership ones until team tournaments exist
-(a tournament's matches are head to head; its rules keep the team knobs at their presets')."""
+"""The knobs the setup form offers: not the partnership ones, which the preset sets (a team
+preset chooses the team size, the opponents and the sweep bonus)."""
 _KNOB_TYPES = {f.name: f.type for f in dataclass_fields(RuleSet)}
 
 
@@ -199,7 +206,7 @@ class TournamentForm(forms.ModelForm):
 
     preset = forms.ChoiceField(
         label=_("Rules preset"),
-        choices=[(name, PRESET_LABELS.get(name, name)) for name in PRESETS],
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in ALL_PRESETS],
         initial=DEFAULT_PRESET,
     )
 
@@ -220,7 +227,7 @@ class TournamentForm(forms.ModelForm):
         )
         if tournament.pk:
             current = tournament.ruleset
-            base = PRESETS.get(current.preset, PRESETS[DEFAULT_PRESET])
+            base = ALL_PRESETS.get(current.preset, PRESETS[DEFAULT_PRESET])
             self.initial["preset"] = current.preset
             for name in FORM_KNOBS:
                 value = getattr(current, name)
@@ -228,7 +235,7 @@ class TournamentForm(forms.ModelForm):
                     self.initial[name] = self._as_input(name, value)
         for name in FORM_KNOBS:
             self.fields[name].widget.attrs["placeholder"] = _display(
-                getattr(PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
+                getattr(ALL_PRESETS.get(self._preset_name(), PRESETS[DEFAULT_PRESET]), name)
             )
         if self.rules_locked:
             # Disabled fields show (and clean to) the stored rules whatever is posted; a
@@ -241,7 +248,7 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name].widget.attrs["disabled"] = True
 
     def _preset_name(self) -> str:
-        if self.is_bound and self.data.get("preset") in PRESETS:
+        if self.is_bound and self.data.get("preset") in ALL_PRESETS:
             return str(self.data["preset"])
         return str(self.initial.get("preset", DEFAULT_PRESET))
 
@@ -366,6 +373,31 @@ class AddEntryForm(forms.Form):
         error_messages={"invalid_choice": _("Choose a player from the registry.")},
     )
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=100_000)
+
+
+class AddTeamForm(forms.Form):
+    """Enter a team: its name and one registered player per seat (``seat1`` … ``seatN``)."""
+
+    team_name = forms.CharField(label=_("Team name"), max_length=80)
+
+    def __init__(self, *args: Any, size: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.size = size
+        for seat in range(1, size + 1):
+            self.fields[f"seat{seat}"] = forms.ModelChoiceField(
+                label=_("Player %(seat)d") % {"seat": seat},
+                queryset=Player.objects.all(),
+                error_messages={"invalid_choice": _("Choose a player from the registry.")},
+            )
+        self.fields["seed"] = forms.IntegerField(
+            label=_("Seed"), required=False, min_value=1, max_value=100_000
+        )
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat{seat}"] for seat in range(1, self.size + 1)]
+
+    def players(self) -> list[Player]:
+        return [self.cleaned_data[f"seat{seat}"] for seat in range(1, self.size + 1)]
 
 
 class SeedForm(forms.Form):

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from . import audit
 from .changes import changing
-from .models import Entry, Player, Tournament
+from .models import Entry, Player, TeamMember, Tournament
 from .registry import create_player
 
 ENTRY_FLAGS = ("checked_in", "paid")
@@ -40,6 +40,11 @@ def add_entry(
 ) -> Entry:
     with changing(tournament):
         _open_for_entries(tournament)
+        if tournament.ruleset.is_team:
+            raise ValidationError(
+                _("This is a team tournament: register %(player)s as a member of a team.")
+                % {"player": player.name}
+            )
         if Entry.objects.filter(tournament=tournament, player=player).exists():
             raise ValidationError(_("%(player)s is already entered.") % {"player": player.name})
         if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
@@ -53,6 +58,92 @@ def add_entry(
             user=user,
         )
     return entry
+
+
+def add_team(
+    *,
+    tournament: Tournament,
+    name: str,
+    players: list[Player],
+    user: Any,
+    seed: int | None = None,
+) -> Entry:
+    """Register a team: its name and its players in seat order (seat 1 first), as many
+    as the rules' ``team_size``. A player is in one team per event; a team name is used
+    once per event. The entry's ``player`` is the seat-1 member."""
+    name = " ".join(name.split())
+    with changing(tournament):
+        _open_for_entries(tournament)
+        size = tournament.ruleset.team_size
+        if size < 2:
+            raise ValidationError(
+                _("This tournament is played head to head: enter players, not teams.")
+            )
+        if not name:
+            raise ValidationError(_("Give the team a name."))
+        if len(name) > Entry._meta.get_field("team_name").max_length:
+            raise ValidationError(_("That team name is too long."))
+        if len(players) != size:
+            raise ValidationError(
+                _("A team has %(size)d players; %(count)d were chosen.")
+                % {"size": size, "count": len(players)}
+            )
+        if len({player.pk for player in players}) != len(players):
+            raise ValidationError(_("Choose a different player for every seat."))
+        if Entry.objects.filter(tournament=tournament, team_name__iexact=name).exists():
+            raise ValidationError(_("A team called %(name)s is already entered.") % {"name": name})
+        taken = (
+            TeamMember.objects.filter(tournament=tournament, player__in=players)
+            .select_related("entry")
+            .order_by("seat")
+            .first()
+        )
+        if taken is not None:
+            raise ValidationError(
+                _("%(player)s already plays for %(team)s.")
+                % {"player": taken.player.name, "team": taken.entry.name}
+            )
+        if Entry.objects.filter(tournament=tournament, player__in=players).exists():
+            raise ValidationError(_("One of these players is already entered."))
+        if seed is not None and Entry.objects.filter(tournament=tournament, seed=seed).exists():
+            raise ValidationError(_("Seed %(seed)d is already taken.") % {"seed": seed})
+        entry = Entry.objects.create(
+            tournament=tournament, player=players[0], team_name=name, seed=seed
+        )
+        TeamMember.objects.bulk_create(
+            TeamMember(tournament=tournament, entry=entry, player=player, seat=seat)
+            for seat, player in enumerate(players, start=1)
+        )
+        audit.record(
+            tournament=tournament,
+            action="team added",
+            obj=entry,
+            after={"team": name, "players": [player.name for player in players], "seed": seed},
+            user=user,
+        )
+    return entry
+
+
+def check_field(tournament: Tournament, entries: list[Entry]) -> None:
+    """Refuse a field that does not fit the rules: teams of ``team_size`` in a team
+    tournament, single players otherwise (the team size changed after registration)."""
+    size = tournament.ruleset.team_size
+    counts = dict(
+        TeamMember.objects.filter(entry__in=entries)
+        .values_list("entry")
+        .annotate(models.Count("pk"))
+        .values_list("entry", "pk__count")
+    )
+    for entry in entries:
+        if size > 1 and counts.get(entry.pk) != size:
+            raise ValidationError(
+                _("%(entry)s is not a team of %(size)d: the rules want teams of %(size)d.")
+                % {"entry": entry.name, "size": size}
+            )
+        if size == 1 and entry.pk in counts:
+            raise ValidationError(
+                _("%(entry)s is a team, but the rules are head to head.") % {"entry": entry.name}
+            )
 
 
 def register_new_player(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Entry:
@@ -85,7 +176,7 @@ def set_seed(*, entry: Entry, seed: int | None, user: Any) -> Entry:
             action="seed changed",
             obj=entry,
             before={"seed": old},
-            after={"seed": seed, "swapped_with": holder.player.name if holder else None},
+            after={"seed": seed, "swapped_with": holder.name if holder else None},
             user=user,
         )
     return entry
@@ -109,7 +200,7 @@ def seed_by_rating(
         if club_ratings is not None:
             # Stable: the registry's order above breaks ties and orders the unrated.
             entries.sort(key=lambda e: -club_ratings.get(e.player_id, float("-inf")))
-        before = {e.player.name: e.seed for e in entries}
+        before = {e.name: e.seed for e in entries}
         tournament.entries.update(seed=None)
         number = 0
         for entry in entries:
@@ -124,7 +215,7 @@ def seed_by_rating(
             action="seeded by rating" if club_ratings is None else "seeded by club rating",
             obj=tournament,
             before=before,
-            after={e.player.name: e.seed for e in entries},
+            after={e.name: e.seed for e in entries},
             user=user,
         )
     return entries
@@ -162,7 +253,7 @@ def remove_entry(*, entry: Entry, user: Any) -> None:
     """Delete an entry made by mistake (before the bracket only; later, withdraw)."""
     with changing(entry.tournament_id):
         _open_for_entries(entry.tournament)
-        name = entry.player.name
+        name = entry.name
         audit.record(
             tournament=entry.tournament,
             action="entry removed",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from scoring.engine import Deal, Format, OklahomaAce, RuleSet, Shutout, Tie
+from scoring.engine import Deal, Format, OklahomaAce, Opponents, RuleSet, Shutout, Tie
 from scoring.engine.rules import ROLLING_OPEN, BoxTiming, ColumnsOpen
 
 SEPARATOR = " · "
@@ -24,12 +24,28 @@ def rules_summary(ruleset: RuleSet) -> str:
 
 def _parts(r: RuleSet) -> list[str]:
     return [
+        *_teams(r),
         *_match_format(r),
         *_knocking(r),
         *_cards(r),
         *_bonuses(r),
         *_spades_and_dealing(r),
     ]
+
+
+def _teams(r: RuleSet) -> list[str]:
+    """Partnership: the team size, who plays whom, the sweep bonus (nothing head to head)."""
+    if not r.is_team:
+        return []
+    opponents = {
+        Opponents.FIXED: _("partners keep their opponents"),
+        Opponents.ALTERNATE: _("partners alternate opponents from deal to deal"),
+        Opponents.ROTATE: _("partners rotate opponents every deal"),
+    }
+    parts = [_("Teams of %(size)d") % {"size": r.team_size}, opponents[r.opponents]]
+    if r.sweep_bonus:
+        parts.append(_("sweep %(bonus)d") % {"bonus": r.sweep_bonus})
+    return parts
 
 
 def _match_format(r: RuleSet) -> list[str]:

@@ -62,6 +62,13 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
         if new_rules is not None and new_rules != tournament.rules:
             if tournament.rules_locked_at is not None:
                 raise services.rules_locked_error(tournament)
+            if (
+                new_rules.get("team_size", 1) != tournament.rules.get("team_size", 1)
+                and tournament.entries.exists()
+            ):
+                raise ValidationError(
+                    _("Players or teams are entered: remove them before changing the team size.")
+                )
             tournament.rules = new_rules
         for name, value in _settings(data).items():
             if generated and name in BRACKET_FIELDS:

@@ -44,7 +44,7 @@ from typing import Any
 from .errors import ScoringError, _
 from .games import GameSummary, Pair
 from .hands import HandInput, HandKind, HandScore, Result, Side, score_hand
-from .match import MatchState, MatchSummary
+from .match import MatchSheet, MatchState, MatchSummary, ScoredHand, score_match
 from .rules import MAX_HANDS, Opponents, RuleSet
 
 
@@ -242,6 +242,23 @@ class TeamSheet:
     def complete(self) -> bool:
         return self.match.complete
 
+    def as_match_sheet(self) -> MatchSheet:
+        """This sheet with each deal as one hand (its net result, numbered by deal)."""
+        hands = tuple(
+            ScoredHand(
+                deal.number,
+                deal.boards[0].hand,
+                deal.score.as_hand(),
+                deal.game,
+                deal.columns,
+                deal.dealer,
+            )
+            for deal in self.deals
+        )
+        return MatchSheet(
+            self.rules, self.first_dealer, hands, self.games, self.match, self.next_dealer
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The ``score_sheet`` JSON contract for a partnership match."""
         hollywood = self.rules.is_hollywood
@@ -298,3 +315,39 @@ def score_team_match(
         )
     sheet = state.sheet()
     return TeamSheet(rules, first_dealer, tuple(scored), sheet.games, sheet.match, state.dealer)
+
+
+def deals_of(rules: RuleSet, hands: Sequence[HandInput]) -> list[list[BoardInput]]:
+    """A team match's hands, stored board by board in deal order, cut into its deals of
+    ``team_size`` boards (the last one short if a board is missing: scoring refuses it)."""
+    size = rules.team_size
+    return [
+        [BoardInput(hand) for hand in hands[start : start + size]]
+        for start in range(0, len(hands), size)
+    ]
+
+
+def score_played(
+    rules: RuleSet,
+    hands: Sequence[HandInput],
+    first_dealer: Side | None = None,
+    *,
+    scores: dict[HandInput, HandScore] | None = None,
+) -> MatchSheet:
+    """A stored match's hands scored: head to head (:func:`match.score_match`), or under
+    team rules its boards as its deals (:func:`score_boards`)."""
+    if rules.is_team:
+        return score_boards(rules, hands, first_dealer)
+    return score_match(rules, hands, first_dealer, scores=scores)
+
+
+def score_boards(
+    rules: RuleSet, hands: Sequence[HandInput], first_dealer: Side | None = None
+) -> MatchSheet:
+    """A team match stored as its boards (see :func:`deals_of`) scored as a
+    :class:`MatchSheet` whose hands are the deals: each deal's net result (``as_hand``),
+    numbered by deal, in its game or columns. Whatever reads a head-to-head sheet (totals,
+    games, the winner, the standings) reads a team match's this way unchanged; the
+    boards themselves are in :func:`score_team_match`'s sheet."""
+    team = score_team_match(rules, deals_of(rules, hands), first_dealer)
+    return team.as_match_sheet()

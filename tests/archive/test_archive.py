@@ -194,7 +194,7 @@ def test_every_model_field_is_in_the_archive():
         # The registry's own: when, and by which of this installation's accounts.
         Player: {*archive.PLAYER_FIELDS, *archive.PLAYER_OPTIONAL_FIELDS}
         | {"created", "updated", "created_by"},
-        Entry: {*archive.ENTRY_FIELDS, "player", "tournament"},
+        Entry: {*archive.ENTRY_FIELDS, *archive.ENTRY_TEAM_FIELDS, "player", "tournament"},
         Match: {*archive.MATCH_FIELDS, *archive.MATCH_ENTRIES, *archive.MATCH_ROUTES},
         Hand: {*archive.HAND_FIELDS, *archive.HAND_OPTIONAL_FIELDS, "match", "entered_by"},
         AuditEntry: {*archive.AUDIT_FIELDS, "user", "before", "after", "tournament"},

@@ -196,3 +196,23 @@ def test_a_new_result_appends_its_two_rows_and_rewrites_nothing(club):
     assert ratings.ensure_current() == 4
     now = set(RatingChange.objects.values_list("pk", "mu_after"))
     assert kept < now and len(now - kept) == 2
+
+
+def test_a_partnership_match_rates_no_one_and_is_on_no_players_page(client, club):
+    """A team entry is a team: the club rating and the player pages are a player's own."""
+    from tests.teams import first_match, knock, play_deals, team_bracket
+    from tournaments.services import confirm_match
+
+    teams = team_bracket(4, preset="partnership")
+    match = first_match(teams)
+    while not match.winner_side:
+        play_deals(match, [[knock("A", 2, 60), knock("A", 2, 60)]])
+        match.refresh_from_db()
+    confirm_match(match=match, user=teams.owner)
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE
+    assert ratings.ensure_current() == 0
+    assert not RatingChange.objects.exists()
+    seat_one = match.side_a.player
+    page = client.get(reverse("club:player", args=[seat_one.pk])).content.decode()
+    assert teams.name not in page

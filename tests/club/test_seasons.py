@@ -175,3 +175,25 @@ def test_an_undecided_place_and_a_place_past_the_table_earn_nothing():
     events = [Event(1, "One", (EventResult(1, "A", None, 2), EventResult(2, "B", 9, 0)))]
     rows = table(events, Rules(placing_points=(5, 3)))
     assert [(r.name, r.points) for r in rows] == [("A", 0), ("B", 0)]
+
+
+def test_a_season_offers_no_team_events(client, season_of_three):
+    from tests.teams import team_tournament
+
+    director, _field, events = season_of_three
+    team_event = team_tournament(owner=director, name="Pairs Night")
+    client.force_login(director)
+    form = client.get(reverse("club:season-create")).content.decode()
+    assert events[0].name in form and "Pairs Night" not in form
+    response = client.post(
+        reverse("club:season-create"),
+        {
+            "name": "Mixed",
+            "scoring": "placing",
+            "placing_points_text": "3 2 1",
+            "points_per_win": 1,
+            "tournaments": [team_event.pk],
+        },
+    )
+    assert response.status_code == 200
+    assert not Season.objects.filter(name="Mixed").exists()

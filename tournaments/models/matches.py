@@ -6,6 +6,7 @@ import re
 import secrets
 
 from django.db import models
+from django.db.models.functions import Coalesce, NullIf
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -185,10 +186,14 @@ class Match(models.Model):
     # A query can bring the players' names along instead of their entries (on the hot
     # path of hand entry): .annotate(**Match.side_names()). side_name() then uses them.
     @staticmethod
-    def side_names() -> dict[str, models.F]:
+    def side_names() -> dict[str, models.Func]:
+        # A team's name, else the player's (Entry.name).
         return {
-            "side_a_name": models.F("side_a__player__name"),
-            "side_b_name": models.F("side_b__player__name"),
+            f"side_{side}_name": Coalesce(
+                NullIf(models.F(f"side_{side}__team_name"), models.Value("")),
+                models.F(f"side_{side}__player__name"),
+            )
+            for side in ("a", "b")
         }
 
     def side_name(self, side: str) -> str:

@@ -194,7 +194,12 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
 
 
 class Entry(models.Model):
-    """A player registered in one tournament."""
+    """A player registered in one tournament, or a team of players in a team tournament.
+
+    A team is an entry with a ``team_name`` and its members (:class:`TeamMember`, seats
+    1 to N); ``player`` is then the member in seat 1. Brackets, seeding, advancement and
+    standings work on entries, so they work on teams unchanged.
+    """
 
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
@@ -210,6 +215,7 @@ class Entry(models.Model):
     paid = models.BooleanField(_("paid"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    team_name = models.CharField(_("team name"), max_length=80, blank=True)
 
     class Meta:
         verbose_name = _("entry")
@@ -231,4 +237,13 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.player.name
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """What pages call this entry: the team's name, or the player's."""
+        return self.team_name or self.player.name
+
+    @property
+    def is_team(self) -> bool:
+        return bool(self.team_name)

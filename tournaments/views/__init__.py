@@ -22,6 +22,7 @@ from .entries import (
     entry_seed,
     entry_seed_by_rating,
     entry_withdraw,
+    team_add,
 )
 from .home import dashboard, home
 from .players import player_create, player_edit, player_import, player_list
@@ -57,6 +58,7 @@ __all__ = [
     "round_control",
     "rules_summary_view",
     "tables_assign",
+    "team_add",
     "tournament_create",
     "tournament_setup",
     "tournament_status",

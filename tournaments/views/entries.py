@@ -16,6 +16,7 @@ from django_htmx.http import trigger_client_event
 from .. import registration, services
 from ..forms import (
     AddEntryForm,
+    AddTeamForm,
     PlayerForm,
     SeedForm,
 )
@@ -34,9 +35,12 @@ from .base import (
 
 def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict:
     entries = list(
-        tournament.entries.select_related("player").order_by("withdrawn", "seed", "player__name")
+        tournament.entries.select_related("player")
+        .prefetch_related("members__player")
+        .order_by("withdrawn", "seed", "player__name")
     )
-    entries.sort(key=lambda e: (e.withdrawn, e.seed is None, e.seed or 0, e.player.name))
+    entries.sort(key=lambda e: (e.withdrawn, e.seed is None, e.seed or 0, e.name))
+    team_size = tournament.ruleset.team_size
     query = request.GET.get("q", "").strip()[:100]
     candidates = Player.objects.none()
     if query:
@@ -60,6 +64,16 @@ def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any)
         "open": not generated and tournament.status != Tournament.Status.FINISHED,
         "generated": generated,
         "new_player_form": PlayerForm(prefix="new"),
+        "team_size": team_size,
+        "team_form": AddTeamForm(size=team_size) if team_size > 1 else None,
+        "team_candidates": (
+            Player.objects.exclude(entries__tournament=tournament)
+            .exclude(team_memberships__tournament=tournament)
+            .only("name", "club_id")
+            .order_by("name", "pk")
+            if team_size > 1
+            else Player.objects.none()
+        ),
         "section": "entries",
     }
     context.update(extra)
@@ -105,6 +119,27 @@ def entry_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         entry = registration.add_entry(
             tournament=tournament,
             player=form.cleaned_data["player"],
+            seed=form.cleaned_data.get("seed"),
+            user=request.user,
+        )
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=_("%(name)s entered.") % {"name": entry})
+
+
+@require_POST
+@manage_view
+def team_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Register a team: its name and a registered player for every seat."""
+    form = AddTeamForm(request.POST, size=tournament.ruleset.team_size)
+    if not form.is_valid():
+        problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        return _entry_result(request, tournament, error=problems)
+    try:
+        entry = registration.add_team(
+            tournament=tournament,
+            name=form.cleaned_data["team_name"],
+            players=form.players(),
             seed=form.cleaned_data.get("seed"),
             user=request.user,
         )

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from scoring.demo import match_hands
 from scoring.services import confirm_result, record_hand
+from scoring.team_demo import seed_team_event
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.registry import set_registrar
@@ -70,6 +71,7 @@ class Command(BaseCommand):
             call_command("seed_club_demo", USERNAME, *NAMES, stdout=self.stdout)  # club history
             tournament = self._tournament(director)
             self._play(tournament, director)
+            seed_team_event(director)
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
         if created:
             self.stdout.write(

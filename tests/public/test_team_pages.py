@@ -1,0 +1,64 @@
+"""Public pages of a team tournament: team names everywhere, members on the team's page
+and in standings.json, and a player finds their team by their own name."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from tests.teams import first_match, knock, play_deals, team_bracket
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_public_page_projector_and_json_show_teams(client):
+    tournament = team_bracket(teams=4)
+    match = first_match(tournament)
+    play_deals(match, [[knock("A", 2, 18), knock("B", 3, 15)]])
+    page = client.get(reverse("public:tournament", kwargs={"slug": tournament.slug}))
+    text = page.content.decode()
+    assert "Team 1" in text and "Team 4" in text
+    assert "Team 1 player 1" not in text  # the bracket names teams, not their players
+    display = client.get(f"/t/{tournament.slug}/display/").content.decode()
+    assert "Team 1" in display
+    data = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)
+    assert data["tournament"]["team_size"] == 2
+    names = {row["name"]: row["members"] for row in data["standings"]}
+    assert names["Team 3"] == ["Team 3 player 1", "Team 3 player 2"]
+
+
+def test_a_player_finds_their_team_and_its_page_lists_the_members(client):
+    tournament = team_bracket(teams=4)
+    find = reverse("public:find", kwargs={"slug": tournament.slug})
+    text = client.get(find, {"q": "Team 2 player 2"}).content.decode()
+    assert "Team 2" in text and "Team 2 player 1, Team 2 player 2" in text
+    entry = tournament.entries.get(team_name="Team 2")
+    page = client.get(
+        reverse("public:player", kwargs={"slug": tournament.slug, "entry_id": entry.pk})
+    )
+    text = page.content.decode()
+    assert "Team: Team 2 player 1, Team 2 player 2" in text
+    assert "against <strong>Team 3</strong>" in text
+
+
+def test_the_head_to_head_json_is_unchanged(client):
+    from tests.factories import make_bracket
+
+    tournament = make_bracket(players=4)
+    data = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)
+    assert "team_size" not in data["tournament"]
+    assert all("members" not in row for row in data["standings"])
+
+
+def test_team_statistics_count_deals_won_and_no_board_figures(client):
+    tournament = team_bracket(teams=4)
+    match = first_match(tournament)
+    play_deals(
+        match, [[knock("A", 2, 18), knock("B", 3, 15)], [knock("B", 1, 30), knock("B", 2, 30)]]
+    )
+    data = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)
+    rows = {row["name"]: row for row in data["standings"]}
+    assert rows["Team 1"]["hands_won"] == 1 and rows["Team 4"]["hands_won"] == 1
+    assert rows["Team 1"]["average_knock_deadwood"] is None
