@@ -49,7 +49,7 @@ from scoring.engine import (
     preview_hand,
     score_match,
 )
-from tournaments import audit
+from tournaments import audit, stages
 from tournaments import services as tournament_services
 from tournaments.changes import changed as public_changed
 from tournaments.models import Match
@@ -186,7 +186,7 @@ def match_inputs(match: Match) -> list[HandInput]:
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
     inputs = match_inputs(match) if hands is None else hand_inputs(hands)
-    return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+    return score_match(match.ruleset, inputs, first_dealer(match))
 
 
 def score_matches(
@@ -213,7 +213,7 @@ def preview(
 ) -> ScoredHand:
     """What ``data`` would score as the next hand; raises ScoringError if the rules refuse."""
     return preview_hand(
-        match.tournament.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
+        match.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
     )
 
 
@@ -327,7 +327,7 @@ def _record_locked(
     _check_open(match)
     new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
     sheet = score_match(
-        match.tournament.ruleset,
+        match.ruleset,
         [*inputs, data.to_input()],
         first_dealer(match, dealer if new_dealer else None),
     )
@@ -347,6 +347,8 @@ def _record_locked(
         store_summary(match, sheet, user=user, via=via)
         if match.tournament.rules_locked_at is None:
             tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
+        if match.stage_id is not None and match.stage.rules_locked_at is None:
+            stages.lock_stage_rules(match)
         audit.record(
             tournament=match.tournament,
             action="hand entered",
@@ -485,7 +487,7 @@ def set_table_link(*, match: Match, action: str, user: Any) -> Match:
 def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
     """Score the corrected hand list; a problem with another hand is reported as such."""
     try:
-        return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+        return score_match(match.ruleset, inputs, first_dealer(match))
     except ScoringError as error:
         if error.hand == changed:
             raise ScoringError(error.template, error.params, field=error.field) from None

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from . import audit
+from . import audit, stages
 from .changes import changing
 from .models import Entry, Player, Tournament
 from .registry import create_player
@@ -25,7 +25,7 @@ ENTRY_FLAGS = ("checked_in", "paid")
 def _open_for_entries(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("This tournament is finished."))
-    if tournament.matches.exists():
+    if tournament.matches.exists() and not stages.late_entries_open(tournament):
         raise ValidationError(
             _(
                 "The bracket has been generated: the field is closed. "

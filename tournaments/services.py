@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from . import audit
+from . import audit, stages
 from .changes import changed as public_changed
 from .changes import changing
 from .models import Entry, Match, Tournament
@@ -48,7 +48,10 @@ def _match_state(match: Match) -> dict[str, Any]:
 
 def _finish_or_resume(board: Board) -> None:
     tournament = board.tournament
-    if board.all_complete():
+    staged = any(m.stage_id for m in board.matches.values())
+    if board.all_complete() and (
+        not staged or stages.finished(tournament, list(board.matches.values()))
+    ):
         new_status = Tournament.Status.FINISHED
     elif tournament.status == Tournament.Status.FINISHED:
         new_status = Tournament.Status.RUNNING
