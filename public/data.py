@@ -18,6 +18,7 @@ from scoring.engine import MatchSheet
 from scoring.services import load_inputs, score_matches
 from tournaments.models import Entry, Match, Stage, Tournament
 
+from .stages import StageView, overall, stage_views
 from .standings import Standings, compute
 
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
@@ -32,6 +33,10 @@ class PublicData:
     matches: list[Match]
     standings: Standings
     entries: list[Entry] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
+
+    def stage_views(self) -> list[StageView]:
+        return stage_views(self.tournament, self.stages, self.matches, self.standings)
 
     @property
     def sheets(self) -> dict[int, MatchSheet]:
@@ -61,8 +66,9 @@ def load(tournament: Tournament) -> PublicData:
     )
     entries: list[Entry] = []
     sheets: dict[int, MatchSheet] = {}
+    stages: list[Stage] = []
     if matches:
-        attach_stages(tournament, matches)
+        stages = attach_stages(tournament, matches)
         sheets = _sheets(tournament, matches)
     else:
         entries = list(
@@ -70,8 +76,11 @@ def load(tournament: Tournament) -> PublicData:
             .select_related("player")
             .only("tournament", "seed", "withdrawn", "registered_at", "player", "player__name")
         )
-    result = compute(tournament, matches, sheets)
-    return PublicData(tournament, matches, result, entries)
+    if stages:
+        result = overall(tournament, stages, matches, sheets)
+    else:
+        result = compute(tournament, matches, sheets)
+    return PublicData(tournament, matches, result, entries, stages)
 
 
 # The engine's sheets of the matches this process scored lately, by what decides a sheet:

@@ -174,6 +174,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
             "champion": champion.name if champion is not None else None,
         },
         "standings": [row.as_json() for row in data.standings.rows],
+        "stages": [view.as_json() for view in data.stage_views()],
     }
     return {"json": packed(json.dumps(payload, ensure_ascii=False))}
 
@@ -195,6 +196,15 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
              "matches_won", "matches_played", "games_won", "games_lost",
              "points_for", "points_against", "hands_won", "gins", "undercuts",
              "shutouts", "average_knock_deadwood": float (1 decimal) or null}
+          ],
+          "stages": [  # in order; a tournament of one bracket is one stage
+            {"name", "kind" (swiss | round_robin | single_elimination |
+                             double_elimination),
+             "tiebreaks": [names in order],
+             "standings": [rows as above, plus each tiebreak's value by its name
+                           (and "pool": n in round-robin pools)],
+             "rounds": [[{"table": int or null, "a": name, "b": name or null (a bye),
+                          "winner": "a" | "b" | null (unplayed)}, …], …]}
           ]
         }
 
