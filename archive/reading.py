@@ -11,7 +11,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -31,8 +31,10 @@ from .schema import (
     INT_RANGES,
     MATCH_ENTRIES,
     MATCH_FIELDS,
+    MATCH_OPTIONAL_FIELDS,
     MATCH_ROUTES,
     MAX_JSON_DEPTH,
+    OPTIONAL_TOP_KEYS,
     PLAYER_FIELDS,
     TOP_KEYS,
     TOURNAMENT_FIELDS,
@@ -207,6 +209,8 @@ class Plan:
     routes: dict[str, tuple[str | None, str | None]]
     hands: list[tuple[Hand, str, str | None]]
     audit: list[tuple[AuditEntry, str | None, Any]]
+    stages: list[Any] = field(default_factory=list)  # archive.stage_rows.StagePlan
+    stage_of: dict[str, int | None] = field(default_factory=dict)
 
 
 def check_archive(data: Any, *, slug: str | None = None) -> Plan:
@@ -214,20 +218,38 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
 
     Only reads the database to see whether the slug is free.
     """
+    # Here, not at the top: stage_rows reads records with this module's helpers.
+    from .stage_rows import check_match_stages, check_stages, rules_of
+
     doc = _check_document(data)
     values, rules, usernames = _check_tournament(doc["tournament"], slug)
+    tournament = Tournament(**values)
     players = _check_players(doc["players"])
     entries = _check_entries(doc["entries"], len(players))
+    stages = check_stages(doc.data.get("stages", []), len(entries), tournament)
     matches, sides, routes = _check_matches(doc["matches"], len(entries))
+    stage_of = check_match_stages(doc["matches"], matches, stages)
     withdrawn = {i for i, (entry, _player) in enumerate(entries) if entry.withdrawn}
     _check_bracket(matches, sides, routes, withdrawn)
     by_key = {match.key: match for match in matches}
-    hands = _check_hands(doc["hands"], by_key, sides, rules)
+    rules_for = {key: rules_of(by_key[key], n, stages, rules) for key, n in stage_of.items()}
+    hands = _check_hands(doc["hands"], by_key, sides, rules_for)
     hand_keys = {(key, hand.number) for hand, key, _user in hands}
-    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
+    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys, len(stages))
 
-    tournament = Tournament(**values)
-    return Plan(tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows)
+    return Plan(
+        tournament,
+        usernames,
+        players,
+        entries,
+        matches,
+        sides,
+        routes,
+        hands,
+        audit_rows,
+        stages,
+        stage_of,
+    )
 
 
 def _check_document(data: Any) -> _Record:
@@ -241,7 +263,7 @@ def _check_document(data: Any) -> _Record:
         raise ArchiveError(
             f"archive version {_show(version)} is not supported (expected {VERSION})"
         )
-    return _Record(data, "archive", TOP_KEYS)
+    return _Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
 
 
 def _check_tournament(
@@ -318,8 +340,14 @@ def _check_matches(
     routes: dict[str, tuple[str | None, str | None]] = {}
     records = []
     for i, raw in enumerate(_list(data, "matches")):
-        record = _Record(raw, f"matches[{i}]", MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES)
+        record = _Record(
+            raw,
+            f"matches[{i}]",
+            MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES,
+            ("stage", *MATCH_OPTIONAL_FIELDS),
+        )
         match = Match(**record.fields(Match, MATCH_FIELDS))
+        match.decided_on_time = raw.get("decided_on_time", False) is True
         if not match.key.isprintable():
             raise ArchiveError(f"{record.at('key')} must be printable: {_show(match.key)}")
         if match.key in sides:
@@ -365,7 +393,7 @@ def _check_hands(
     data: Any,
     matches: dict[str, Match],
     sides: dict[str, tuple[int | None, int | None]],
-    rules: Any,
+    rules: dict[str, RuleSet],
 ) -> list[tuple[Hand, str, str | None]]:
     hands: list[tuple[Hand, str, str | None]] = []
     by_match: dict[str, list[Hand]] = {}
@@ -394,7 +422,7 @@ def _check_hands(
                 except ScoringError as error:
                     raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            sheet = score_match(rules, [row.to_input() for row in data_rows], dealer)
+            sheet = score_match(rules[key], [row.to_input() for row in data_rows], dealer)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
         for hand, row, scored in zip(rows, data_rows, sheet.hands, strict=True):
@@ -408,7 +436,11 @@ def _check_hands(
 
 
 def _check_audit(
-    data: Any, entry_count: int, matches: dict[str, Match], hands: set[tuple[str, int]]
+    data: Any,
+    entry_count: int,
+    matches: dict[str, Match],
+    hands: set[tuple[str, int]],
+    stage_count: int = 0,
 ) -> list[tuple[AuditEntry, str | None, Any]]:
     rows = []
     for i, raw in enumerate(_list(data, "audit")):
@@ -420,7 +452,7 @@ def _check_audit(
             row.object_type = _field_value(
                 AuditEntry._meta.get_field("object_type"), obj["type"], obj.at("type")
             )
-            ref = _check_ref(obj, row.object_type, entry_count, matches, hands)
+            ref = _check_ref(obj, row.object_type, entry_count, matches, hands, stage_count)
 
         def entry_index(value: int, where: str = record.where) -> int:
             if not 0 <= value < entry_count:
@@ -442,6 +474,7 @@ def _check_ref(
     entry_count: int,
     matches: dict[str, Match],
     hands: set[tuple[str, int]],
+    stage_count: int,
 ) -> Any:
     ref = obj["ref"]
     if ref is None:
@@ -449,6 +482,7 @@ def _check_ref(
     ok = {
         "entry": lambda: type(ref) is int and 0 <= ref < entry_count,
         "match": lambda: isinstance(ref, str) and ref in matches,
+        "stage": lambda: type(ref) is int and 1 <= ref <= stage_count,
         "hand": lambda: (
             isinstance(ref, list)
             and len(ref) == 2

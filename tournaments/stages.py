@@ -369,7 +369,7 @@ def close_stage(*, stage: Stage, user: Any) -> Stage | None:
             tournament=tournament,
             action="stage closed",
             obj=stage,
-            after={"qualified": qualified},
+            after={"qualified": _names(qualified)},
             user=user,
         )
         if following is not None:
@@ -449,8 +449,8 @@ def lucky_loser(*, match: Match, side: str, entry: Entry, user: Any) -> Match:
             tournament=tournament,
             action="lucky loser",
             obj=current,
-            before={"side": side, "entry": replaced},
-            after={"side": side, "entry": entry.pk, "player": entry.player.name},
+            before={"side": side, "player": _names([replaced])[0] if replaced else None},
+            after={"side": side, "player": entry.player.name},
             user=user,
         )
         changed(tournament)
@@ -484,6 +484,11 @@ def lock_stage_rules(match: Match) -> None:
         Stage.objects.filter(pk=match.stage_id, rules_locked_at__isnull=True).update(
             rules_locked_at=timezone.now()
         )
+
+
+def _names(entry_ids: Sequence[int]) -> list[str]:
+    names = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player__name"))
+    return [names.get(pk, "") for pk in entry_ids]
 
 
 # -- making matches --------------------------------------------------------------------------
