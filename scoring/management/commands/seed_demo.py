@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from scoring.demo import match_hands
+from scoring.demo_stages import seed_stages_demo
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
@@ -68,6 +69,7 @@ class Command(BaseCommand):
             director, created = ensure_director(USERNAME, options["password"])
             tournament = self._tournament(director)
             self._play(tournament, director)
+            seed_stages_demo(director)
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
         if created:
             self.stdout.write(
