@@ -112,7 +112,9 @@ def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchShee
         for match in stale:
             by_rules.setdefault(keys[match.pk][3], []).append(match)
         for group in by_rules.values():
-            fresh.update(score_matches(group[0].ruleset, group, inputs))
+            first = group[0]
+            rules_set = first.ruleset if first.stage_id else tournament.ruleset
+            fresh.update(score_matches(rules_set, group, inputs))
         sheets.update(fresh)
         with _scored_lock:
             for match in stale:  # None: no hands, no sheet

@@ -25,6 +25,27 @@ from tournaments.stages import current_stage, stage_standings
 from .standings import Standing, Standings, elimination_rows, place_label, round_robin_rows
 from .stats import player_stats
 
+QUALIFYING = ("swiss", "round_robin")
+"""Stages shown as standings by tiebreaks and pairings (knockouts are drawn as brackets)."""
+
+
+def stages_line(stages: Sequence[Stage]) -> str:
+    """ "Qualifying (Swiss, 4 rounds, top 8 advance) → Knockout (Single elimination)"."""
+    parts = []
+    for stage in stages:
+        details = [str(stage.get_kind_display())]
+        if stage.kind == Stage.Kind.SWISS and stage.rounds:
+            details.append(_("%(rounds)d rounds") % {"rounds": stage.rounds})
+        if stage.kind == Stage.Kind.ROUND_ROBIN and stage.pool_size:
+            details.append(_("pools of %(size)d") % {"size": stage.pool_size})
+        if stage.advance and stage.number < len(stages):
+            if stage.kind == Stage.Kind.ROUND_ROBIN:
+                details.append(_("top %(count)d of each pool advance") % {"count": stage.advance})
+            else:
+                details.append(_("top %(count)d advance") % {"count": stage.advance})
+        parts.append(f"{stage.name} ({', '.join(details)})")
+    return " → ".join(parts)
+
 
 @dataclass(frozen=True, slots=True)
 class StageRow:

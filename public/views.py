@@ -28,8 +28,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
+from tournaments.stages import current_stage
 
 from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
@@ -44,6 +45,7 @@ from .live import (
     unpacked,
     visitor_tag,
 )
+from .stages import QUALIFYING, stages_line
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -84,7 +86,21 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "live": tournament.status == Tournament.Status.RUNNING,
         "poll_seconds": live_pages.POLL_SECONDS,
     }
-    if data.round_robin:
+    if data.stages:
+        views = data.stage_views()
+        current = current_stage(data.stages)
+        view = next(v for v in views if current is not None and v.number == current.number)
+        context["stage_views"] = views
+        context["current_view"] = view
+        context["earlier_views"] = [
+            v for v in views if v.number < view.number and v.kind in QUALIFYING
+        ]
+        if current is not None and current.is_knockout:
+            mine = [m for m in data.matches if m.stage_id == current.pk]
+            context["sections"] = bracket_sections(
+                mine, double=current.kind == Stage.Kind.DOUBLE_ELIMINATION
+            )
+    elif data.round_robin:
         players = sorted((row.stats for row in data.standings.rows), key=seed_key)
         context["cross_table"] = cross_table(data.matches, players)
     else:
@@ -100,6 +116,11 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
         part: packed(_render(None, f"{PAGE}#{part}", context)) for part in PAGE_PARTS
     }
     parts["has_bracket"] = bool(data.matches)
+    parts["has_stages"] = bool(data.stages)
+    current = current_stage(data.stages)
+    if current is not None:  # the match length being played now
+        parts["rules_line"] = rules_summary(current.ruleset_for_round(None))
+    parts["format_line"] = stages_line(data.stages) if data.stages else format_line(tournament)
     return parts
 
 
@@ -142,9 +163,11 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = found.tournament
     context = {
         "tournament": tournament,
-        "format_line": format_line(tournament),
-        "rules_line": rules_summary(tournament.ruleset),
+        # .get: a render cached by a version of the site from before stages lacks these.
+        "format_line": rendered.parts.get("format_line") or format_line(tournament),
+        "rules_line": rendered.parts.get("rules_line") or rules_summary(tournament.ruleset),
         "has_bracket": rendered.parts["has_bracket"],
+        "has_stages": rendered.parts.get("has_stages", False),
         "round_robin": tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN,
         **{f"{part}_region": mark_safe(unpacked(rendered.parts[part])) for part in PAGE_PARTS},
     }
