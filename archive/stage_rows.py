@@ -47,9 +47,11 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
             raise ArchiveError(f"{record.where}: rules and round_rules must be objects")
         for round_ in [None, *stage.round_rules]:
             try:
-                if round_ is not None and not str(round_).isdigit():
+                if round_ is not None and round_ != "final" and not str(round_).isdigit():
                     raise ArchiveError(f"{record.at('round_rules')}: {_show(round_)} is no round")
-                resolve_rules(stage.rules_for_round(int(round_) if round_ else None))
+                spec = stage.rules_for_round(None)
+                spec.update(stage.round_rules[round_] if round_ is not None else {})
+                resolve_rules(spec)
             except (ScoringError, TypeError, AttributeError) as error:
                 raise ArchiveError(f"{record.at('rules')}: {error}") from None
 

@@ -78,7 +78,7 @@ from tests.factories import (
     make_user,
 )
 from tests.scoring.helpers import gin, knock, play, win_games
-from tournaments import player_csv
+from tournaments import player_csv, stages
 from tournaments.models import Entry, Match, Player, Tournament
 
 ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
@@ -241,6 +241,14 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:tables-assign": ITS_DIRECTORS_ACTION,
     "tournaments:match-confirm": ITS_DIRECTORS_ACTION,
     "tournaments:match-walkover": ITS_DIRECTORS_ACTION,
+    "tournaments:stages": ITS_DIRECTORS_PAGE,
+    "tournaments:stage-add": ITS_DIRECTORS_ACTION,
+    "tournaments:stages-start": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-remove": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-pair": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-close": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-clock": ITS_DIRECTORS_ACTION,
+    "tournaments:match-lucky-loser": ITS_DIRECTORS_ACTION,
     "tournaments:roles": ITS_DIRECTORS_PAGE,
     "tournaments:role-add": ITS_DIRECTORS_ACTION,
     "tournaments:role-remove": ITS_DIRECTORS_ACTION,
@@ -307,6 +315,16 @@ class World:
     player: Player
     """In the club registry, in no tournament, added by the director."""
     sessions: dict[str, str]
+    staging: Tournament
+    """In stages (a Swiss stage, then a knockout), not started."""
+    staged: Tournament
+    """A Swiss stage of two rounds, the first played."""
+    closable: Tournament
+    """A Swiss stage of one round, played: ready for the cut."""
+    knockout: Tournament
+    """Cut from its Swiss stage into a knockout not begun."""
+    lucky: Match
+    """The knockout's match, ready: a lucky loser may come in."""
 
 
 def build_world() -> World:
@@ -376,6 +394,15 @@ def build_world() -> World:
         sessions[role] = client.cookies[settings.SESSION_COOKIE_NAME].value
     for match in (playing, awaiting, ready, revoked):
         match.refresh_from_db()
+    staging, staged, closable, knockout = (
+        _staged(director, staff, name, played)
+        for name, played in (
+            ("Summer Swiss", "none"),
+            ("Autumn Swiss", "round"),
+            ("Winter Swiss", "stage"),
+            ("Spring Swiss", "cut"),
+        )
+    )
     return World(
         users=users,
         running=running,
@@ -389,7 +416,38 @@ def build_world() -> World:
         withdrawn=withdrawn,
         player=make_player(name="Registry Person", created_by=director),
         sessions=sessions,
+        staging=staging,
+        staged=staged,
+        closable=closable,
+        knockout=knockout,
+        lucky=Match.objects.get(stage__tournament=knockout, stage__number=2),
     )
+
+
+def _staged(director: Any, staff: dict[str, Any], name: str, played: str) -> Tournament:
+    """Four players in a Swiss stage then a knockout of two, played as far as ``played``
+    says: ``none`` (not started), ``round`` (round 1 of 2), ``stage`` (its one round), or
+    ``cut`` (the knockout has begun)."""
+    tournament = make_tournament(owner=director, name=name, **staff)
+    make_entries(tournament=tournament, count=4)
+    stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        rounds=2 if played == "round" else 1,
+        advance=2,
+    )
+    stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+    if played == "none":
+        return tournament
+    stages.start(tournament=tournament, user=director)
+    for match in Match.objects.filter(tournament=tournament, status="ready"):
+        play(match, win_games("A", 3), user=director)
+        scoring_services.confirm_result(match=match, user=director)
+    if played == "cut":
+        stages.close_stage(stage=tournament.stages.get(number=1), user=director)
+    tournament.refresh_from_db()
+    return tournament
 
 
 # -- which objects each URL is about, and what its POST sends -----------------------------------
@@ -415,6 +473,14 @@ TOURNAMENT_OF = {
     },
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
+    "tournaments:stages": "staged",
+    "tournaments:stage-add": "staging",
+    "tournaments:stages-start": "staging",
+    "tournaments:stage-remove": "staging",
+    "tournaments:stage-pair": "staged",
+    "tournaments:stage-clock": "staged",
+    "tournaments:stage-close": "closable",
+    "tournaments:match-lucky-loser": "knockout",
 }
 # The match a match or table URL is about, when not the one in play.
 MATCH_OF = {
@@ -422,6 +488,14 @@ MATCH_OF = {
     "scoring:table-match-confirm": "awaiting",
     "tournaments:match-confirm": "awaiting",
     "tournaments:match-walkover": "ready",
+    "tournaments:match-lucky-loser": "lucky",
+}
+# The stage a stage URL is about: (the tournament, as TOURNAMENT_OF names it; number).
+STAGE_OF = {
+    "tournaments:stage-remove": 2,
+    "tournaments:stage-pair": 1,
+    "tournaments:stage-clock": 1,
+    "tournaments:stage-close": 1,
 }
 SETUP_FORM = {
     "name": "Renamed by the matrix",
@@ -500,6 +574,14 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
     },
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
+    "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
+    "tournaments:stage-clock": lambda w: {"minutes": 40},
+    "tournaments:match-lucky-loser": lambda w: {
+        "side": "B",
+        "entry": w.knockout.entries.exclude(pk__in=w.knockout.stages.get(number=2).entrants)
+        .first()
+        .pk,
+    },
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
 }
 
@@ -545,6 +627,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = entry.pk
         elif argument == "field":
             values[argument] = "paid"
+        elif argument == "stage_id":
+            values[argument] = tournament.stages.get(number=STAGE_OF[pattern.key]).pk
         elif argument == "object_id" and pattern.route.startswith("admin/r/"):
             values[argument] = world.running.pk
         elif argument == "content_type_id":

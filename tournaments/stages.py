@@ -42,8 +42,7 @@ from .tiebreaks import MatchResult, StandingRow, Tiebreak, standings
 Kind = Stage.Kind
 Status = Match.Status
 
-# The match-length knobs a stage (or a round of it) may set over the tournament's rules.
-LENGTH_KNOBS = ("game_target", "games_to_win", "format", "hollywood_columns")
+FINAL = "final"
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -191,14 +190,14 @@ def add_stage(
         order = _check_tiebreaks(tiebreaks)
         rules = _check_rules(tournament, rules or {})
         round_rules = {
-            str(int(r)): _check_rules(tournament, {**rules, **knobs})
+            _round_key(r): _check_rules(tournament, {**rules, **knobs})
             for r, knobs in (round_rules or {}).items()
         }
         number = (tournament.stages.aggregate(n=Max("number"))["n"] or 0) + 1
         stage = Stage.objects.create(
             tournament=tournament,
             number=number,
-            name=name or Kind(kind).label,
+            name=name or str(Kind(kind).label),
             kind=kind,
             rounds=rounds if kind == Kind.SWISS else None,
             pool_size=pool_size if kind == Kind.ROUND_ROBIN else None,
@@ -235,6 +234,19 @@ def remove_stage(*, stage: Stage, user: Any) -> None:
         )
         stage.delete()
         changed(stage.tournament)
+
+
+def _round_key(round_: object) -> str:
+    """A round number, or "final": a knockout's final, its round known only at the cut."""
+    if round_ == FINAL:
+        return FINAL
+    try:
+        number = int(str(round_))
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ValidationError(_("A round is a number from 1."))
+    return str(number)
 
 
 def _check_tiebreaks(names: Sequence[str] | None) -> list[str]:
@@ -602,6 +614,16 @@ def _make_knockout(stage: Stage, entrants: list[int]) -> list[Match]:
             % {"count": len(entrants), "problem": error}
         ) from error
     prefix = stage.key_prefix
+    if FINAL in (stage.round_rules or {}):
+        # The final's match length, now that the bracket says which round is the final
+        # (of a double elimination: the winners' final).
+        last = max(spec.round for spec in bracket.matches if spec.section.value == "winners")
+        final = stage.round_rules[FINAL]
+        stage.round_rules = {
+            **{r: k for r, k in stage.round_rules.items() if r != FINAL},
+            str(last): final,
+        }
+        stage.save(update_fields=["round_rules"])
 
     def slot(target: tuple[str, str] | None) -> tuple[str, str] | None:
         return (prefix + target[0], target[1]) if target else None

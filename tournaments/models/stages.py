@@ -116,7 +116,7 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return str(self.name)
 
     @property
     def is_knockout(self) -> bool:
