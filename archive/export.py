@@ -90,7 +90,7 @@ def export_tournament(
         ],
     }
     if stages:  # a tournament of one bracket keeps the document it always had
-        document["stages"] = [_stage_row(stage, index_of) for stage in stages]
+        document["stages"] = [_stage_row(stage, index_of, key_of) for stage in stages]
     return document
 
 
@@ -122,13 +122,18 @@ def _tournament_row(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _stage_row(stage: Stage, index_of: dict[int, int]) -> dict[str, Any]:
+def _stage_row(stage: Stage, index_of: dict[int, int], key_of: dict[int, str]) -> dict[str, Any]:
     return {
         **_row(stage, STAGE_FIELDS),
         "entrants": [index_of[int(pk)] for pk in stage.entrants],
         "pools": [[index_of[int(pk)] for pk in pool] for pool in stage.pools],
         "start_points": {
             str(index_of[int(pk)]): points for pk, points in sorted(stage.start_points.items())
+        },
+        "time_called": {
+            key_of[int(pk)]: hands
+            for pk, hands in sorted(stage.time_called.items())
+            if int(pk) in key_of
         },
     }
 

@@ -111,6 +111,10 @@ def _write(plan: Plan, owner: str | None) -> ImportReport:
     entries, new_players = _write_entries(plan, report)
     stage_pks = _write_stages(plan, entries)
     by_key = _write_matches(plan, entries, report, stage_pks)
+    for row in plan.stages:
+        if row.time_called:
+            row.stage.time_called = {str(by_key[k].pk): n for k, n in row.time_called.items()}
+            row.stage.save(update_fields=["time_called"])
     hand_of = _write_hands(plan, users, by_key, report)
     rows = _write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)

@@ -78,8 +78,10 @@ STAGE_FIELDS = (
     "bracket_reset",
     "clock_started_at",
     "clock_minutes",
+    "time_procedure",
+    "time_extra_hands",
 )
-STAGE_ENTRIES = ("entrants", "pools", "start_points")
+STAGE_ENTRIES = ("entrants", "pools", "start_points", "time_called")
 """Entry indexes: the entrants in seed order, the pools, late entries' starting points."""
 MATCH_ROUTES = ("next_match", "loser_next_match")
 HAND_FIELDS = (

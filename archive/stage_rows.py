@@ -26,6 +26,7 @@ class StagePlan:
     entrants: list[int]
     pools: list[list[int]]
     start_points: dict[int, int]
+    time_called: dict[str, int]
 
 
 def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[StagePlan]:
@@ -76,7 +77,12 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
             if not str(key).isdigit() or type(value) is not int or not 0 <= value <= 1000:
                 raise ArchiveError(f"{record.at('start_points')}: {_show(key)}: {_show(value)}")
             start_points[index(int(key), record.at("start_points"))] = value
-        plans.append(StagePlan(stage, entrants, pools, start_points))
+        called = record["time_called"]
+        if not isinstance(called, dict) or any(
+            not isinstance(k, str) or type(v) is not int or v < 0 for k, v in called.items()
+        ):
+            raise ArchiveError(f"{record.at('time_called')} must map match keys to hands")
+        plans.append(StagePlan(stage, entrants, pools, start_points, dict(called)))
     return plans
 
 
@@ -84,6 +90,11 @@ def check_match_stages(
     raw_matches: Any, matches: list[Match], stages: list[StagePlan]
 ) -> dict[str, int | None]:
     """Each match key's stage number (null: the tournament's one bracket)."""
+    keys = {match.key for match in matches}
+    for n, plan in enumerate(stages):
+        unknown = [key for key in plan.time_called if key not in keys]
+        if unknown:
+            raise ArchiveError(f"stages[{n}].time_called refers to no match: {_show(unknown[0])}")
     numbers: dict[str, int | None] = {}
     for i, (raw, match) in enumerate(zip(raw_matches, matches, strict=True)):
         number = raw.get("stage")

@@ -270,6 +270,28 @@ def forfeit(
     return match
 
 
+def decide_on_time(*, match: Match, winner_side: str, user: Any, via: str = "") -> Match:
+    """Time was called: ``winner_side``, leading by the procedure the director chose
+    (:mod:`scoring.timing` works it out from the hands), wins, and the match records that
+    it was decided on time."""
+    if winner_side not in ("A", "B"):
+        raise ValidationError(_("Choose side A or side B as the winner."))
+    with changing(match.tournament_id):
+        board = Board.load(match.tournament, focus=match)
+        current = board.get(match)
+        if current.status == Status.COMPLETE:
+            raise ValidationError(_("This match is already complete."), code="complete")
+        if not current.has_both_sides:
+            raise ValidationError(_("Both players must be known to award a walkover."))
+        before = _match_state(current)
+        board.complete(current, winner_side)
+        current.decided_on_time = True
+        Match.objects.filter(pk=current.pk).update(decided_on_time=True)
+        _settle_move(board, current, match, "decided on time", before, user=user, via=via)
+        match.decided_on_time = True
+    return match
+
+
 def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
     """Take a player out. Once the bracket exists, each unfinished match of theirs with a
     known opponent is a walkover for the opponent; later opponents get one on arrival."""

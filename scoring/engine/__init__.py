@@ -90,6 +90,7 @@ from .teams import (
     score_deal,
     score_team_match,
 )
+from .timing import time_leader
 
 __all__ = [
     "KNOBS",
@@ -146,4 +147,5 @@ __all__ = [
     "score_request",
     "score_team_match",
     "settle",
+    "time_leader",
 ]

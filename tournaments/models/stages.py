@@ -94,6 +94,11 @@ class Stage(models.Model):
     # The round clock: when the current round's clock was started and how long it runs.
     clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
     clock_minutes = models.PositiveIntegerField(_("round minutes"), null=True, blank=True)
+    # When time is called: how unfinished matches are decided, and how many hands each
+    # unfinished match had then (by match id), for "N more hands".
+    time_procedure = models.CharField(_("time procedure"), max_length=12, blank=True)
+    time_extra_hands = models.PositiveIntegerField(_("extra hands"), default=0)
+    time_called = models.JSONField(_("time called at"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("stage")

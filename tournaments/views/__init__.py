@@ -35,6 +35,7 @@ from .stages import (
     stage_close,
     stage_pair,
     stage_remove,
+    stage_time,
     stages_page,
     stages_start,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "stage_close",
     "stage_pair",
     "stage_remove",
+    "stage_time",
     "stages_page",
     "stages_start",
     "tables_assign",

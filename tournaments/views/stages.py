@@ -224,6 +224,40 @@ def stage_clock(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
 
 @require_POST
 @manage_view
+def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Call time (``leader``: decide now; ``extra_hands``: N more hands each), or
+    ``decide`` the matches that have played their extra hands."""
+    from scoring import timing  # the scoring app reads the hands; it sits above this one
+
+    stage = _stage(tournament, stage_id)
+    procedure = request.POST.get("procedure", "")
+
+    def run() -> str:
+        if procedure != "decide":
+            try:
+                extra = int(request.POST.get("extra_hands") or 0)
+            except ValueError:
+                extra = 0
+            timing.call_time(stage=stage, procedure=procedure, extra_hands=extra, user=request.user)
+            if procedure == "extra_hands":
+                return _("Time called: each unfinished match plays %(n)d more hands.") % {
+                    "n": extra
+                }
+        report = timing.decide(stage=stage, user=request.user)
+        return _(
+            "Decided on time: %(decided)d; level, for you to decide: %(level)d; "
+            "still playing their extra hands: %(waiting)d."
+        ) % {
+            "decided": len(report.decided),
+            "level": len(report.level),
+            "waiting": len(report.waiting),
+        }
+
+    return _result(request, tournament, run)
+
+
+@require_POST
+@manage_view
 def match_lucky_loser(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id, tournament=tournament)
     match.tournament = tournament
