@@ -258,6 +258,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "printing:round-scoresheets": ITS_DIRECTORS_PAGE,  # every table link of a round
     "printing:bracket-pdf": PUBLIC_PAGE,
     "printing:standings-pdf": PUBLIC_PAGE,
+    "printing:pairings-pdf": PUBLIC_PAGE,
+    "printing:stage-standings-pdf": PUBLIC_PAGE,
     "archive:tournament-export": ITS_DIRECTORS_PAGE,
 }
 
@@ -483,6 +485,8 @@ TOURNAMENT_OF = {
     "tournaments:stage-time": "staged",
     "tournaments:stage-close": "closable",
     "tournaments:match-lucky-loser": "knockout",
+    "printing:pairings-pdf": "staged",
+    "printing:stage-standings-pdf": "staged",
 }
 # The match a match or table URL is about, when not the one in play.
 MATCH_OF = {
@@ -631,6 +635,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = entry.pk
         elif argument == "field":
             values[argument] = "paid"
+        elif argument in ("stage", "round"):
+            values[argument] = 1
         elif argument == "stage_id":
             values[argument] = tournament.stages.get(number=STAGE_OF[pattern.key]).pk
         elif argument == "object_id" and pattern.route.startswith("admin/r/"):
