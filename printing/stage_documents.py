@@ -5,17 +5,24 @@ and printed with the standings renderer (a place column, a name, values)."""
 
 from __future__ import annotations
 
-from django.utils import translation
+from dataclasses import replace
+
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from public.data import load
 from public.stages import StageView
 from tournaments.models import Tournament
 
-from .documents import _subtitle, labels
+from .documents import labels
 from .pdfs import StandingsRow, StandingsSheet
 from .pdfs.fonts import isolate
 from .pdfs.labels import Labels
+
+
+def _subtitle(tournament: Tournament, *extra: str) -> str:
+    parts = [formats.date_format(tournament.date, "DATE_FORMAT"), isolate(tournament.venue)]
+    return " · ".join(part for part in (*parts, *extra) if part)
 
 
 def _view(tournament: Tournament, number: int) -> StageView | None:
@@ -57,11 +64,11 @@ def pairings_document(
             title=f"{view.name} · {title}",
             columns=(_("Opponent"), _("Result")),
             rows=tuple(rows),
-            subtitle=_subtitle(tournament),
-            notes=(_("Table: where to sit. The player named first deals first if undecided."),),
+            subtitle=_subtitle(tournament, view.kind_label),
+            notes=(_("Table: where the match is played. A bye counts as a match won."),),
             page_size=tournament.page_size,
         )
-        return sheet, labels()
+        return sheet, replace(labels(), place=_("Table"))
 
 
 def stage_standings_document(

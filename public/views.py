@@ -45,7 +45,7 @@ from .live import (
     unpacked,
     visitor_tag,
 )
-from .stages import QUALIFYING, stages_line
+from .stages import QUALIFYING, StageView, stages_line
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -254,7 +254,11 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
     losers' bracket, the standings, then the tables in play, a panel per
     :data:`DISPLAY_TABLES_PER_PANEL` tables."""
     panels = []
-    if data.round_robin:
+    view = _current_view(data)
+    if view is not None and view.kind in QUALIFYING:
+        if view.rounds:
+            panels.append(Panel("pairings", f"{view.name} · {view.rounds[-1][0]}"))
+    elif data.round_robin:
         if 0 < len(data.standings.rows) <= DISPLAY_MAX_CROSS_TABLE:
             panels.append(Panel("bracket", _("Results")))
     elif data.matches:
@@ -272,6 +276,13 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
             }
         panels.append(Panel(_table_panel(number), title))
     return panels
+
+
+def _current_view(data: PublicData) -> StageView | None:
+    current = current_stage(data.stages)
+    if current is None:
+        return None
+    return next((v for v in data.stage_views() if v.number == current.number), None)
 
 
 def _table_pages(tables: list[LiveTable]) -> list[list[LiveTable]]:
@@ -331,7 +342,16 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         wrapped[panel.name] = packed(
             _render(None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(body)})
         )
-    return {"panels": panels, "bodies": bodies, "wrapped": wrapped, "called": calls}
+    current = current_stage(data.stages)
+    return {
+        "panels": panels,
+        "bodies": bodies,
+        "wrapped": wrapped,
+        "called": calls,
+        "stage": current.name if current is not None else "",
+        "clock_end": current.clock_end_ms if current is not None else None,
+        "clock_ends_at": current.clock_ends_at if current is not None else None,
+    }
 
 
 def _display_panel(request: HttpRequest, parts: dict[str, Any]) -> Panel:
@@ -385,6 +405,10 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
             "other_bodies": [
                 mark_safe(unpacked(parts["bodies"][p.name])) for p in parts["panels"] if p != panel
             ],
+            # .get: a render cached by a version of the site from before stages lacks these.
+            "stage": parts.get("stage", ""),
+            "clock_end": parts.get("clock_end"),
+            "clock_ends_at": parts.get("clock_ends_at"),
         }
         response = HttpResponse(_render(request, DISPLAY, context))
     return headers(response, found, _display_what(request), rendered.tag)

@@ -1,15 +1,14 @@
-// The round clock: counts down once a second from the seconds the server printed
-// (data-clock-left), so the page needs no reload. Without JavaScript the printed time
-// stands, as of when the page was loaded.
+// The round clock: counts down once a second to the end the server printed
+// (data-clock-end, milliseconds since the epoch), so the page needs no reload and a page
+// served again from the cache is still right. Without JavaScript the printed text stands
+// (the time the round ends, and on the director's page the minutes left when loaded).
 (function () {
   "use strict";
   function tick() {
-    document.querySelectorAll("[data-clock-left]").forEach(function (clock) {
-      var started = clock.dataset.loadedAt ? Number(clock.dataset.loadedAt) : Date.now();
-      clock.dataset.loadedAt = String(started);
-      var left = Number(clock.dataset.clockLeft) - Math.floor((Date.now() - started) / 1000);
+    document.querySelectorAll("[data-clock-end]").forEach(function (clock) {
       var shown = clock.querySelector(".clock-time");
       if (!shown) return;
+      var left = Math.round((Number(clock.dataset.clockEnd) - Date.now()) / 1000);
       if (left <= 0) {
         shown.textContent = shown.dataset.over || "0:00";
         clock.classList.add("over");

@@ -15,6 +15,7 @@ cut are pure modules; :mod:`tournaments.stages` writes.
 
 from __future__ import annotations
 
+import datetime
 import functools
 
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -148,6 +149,19 @@ class Stage(models.Model):
         except TypeError:
             return resolve_rules(spec)
         return _resolved(key)
+
+    @property
+    def clock_ends_at(self) -> datetime.datetime | None:
+        """When the round clock runs out (None: no clock started)."""
+        if self.clock_started_at is None or not self.clock_minutes:
+            return None
+        return self.clock_started_at + datetime.timedelta(minutes=self.clock_minutes)
+
+    @property
+    def clock_end_ms(self) -> int | None:
+        """The same, in milliseconds since the epoch, for the page's countdown script."""
+        ends = self.clock_ends_at
+        return int(ends.timestamp() * 1000) if ends is not None else None
 
     @property
     def tiebreak_names(self) -> list[str]:
