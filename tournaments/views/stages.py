@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.engine import resolve_rules
@@ -180,10 +181,12 @@ def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
 
     def run() -> str:
         matches = stage_services.pair_next_round(stage=stage, user=request.user)
-        return _("Round %(round)d is paired: %(count)d tables.") % {
-            "round": matches[0].round if matches else 0,
-            "count": sum(1 for m in matches if m.has_both_sides),
-        }
+        count = sum(1 for m in matches if m.has_both_sides)
+        return ngettext(
+            "Round %(round)d is paired: %(count)d table.",
+            "Round %(round)d is paired: %(count)d tables.",
+            count,
+        ) % {"round": matches[0].round if matches else 0, "count": count}
 
     return _result(request, tournament, run)
 
@@ -240,9 +243,11 @@ def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
                 extra = 0
             timing.call_time(stage=stage, procedure=procedure, extra_hands=extra, user=request.user)
             if procedure == "extra_hands":
-                return _("Time called: each unfinished match plays %(n)d more hands.") % {
-                    "n": extra
-                }
+                return ngettext(
+                    "Time called: each unfinished match plays %(n)d more hand.",
+                    "Time called: each unfinished match plays %(n)d more hands.",
+                    extra,
+                ) % {"n": extra}
         report = timing.decide(stage=stage, user=request.user)
         return _(
             "Decided on time: %(decided)d; level, for you to decide: %(level)d; "
