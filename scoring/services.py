@@ -49,7 +49,7 @@ from scoring.engine import (
     preview_hand,
     score_match,
 )
-from tournaments import audit, stages
+from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.changes import changed as public_changed
 from tournaments.models import Match
@@ -347,8 +347,7 @@ def _record_locked(
         store_summary(match, sheet, user=user, via=via)
         if match.tournament.rules_locked_at is None:
             tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
-        if match.stage_id is not None and match.stage.rules_locked_at is None:
-            stages.lock_stage_rules(match)
+        tournament_services.lock_stage_rules(match)
         audit.record(
             tournament=match.tournament,
             action="hand entered",

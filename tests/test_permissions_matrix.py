@@ -248,7 +248,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:stage-pair": ITS_DIRECTORS_ACTION,
     "tournaments:stage-close": ITS_DIRECTORS_ACTION,
     "tournaments:stage-clock": ITS_DIRECTORS_ACTION,
-    "tournaments:stage-time": ITS_DIRECTORS_ACTION,
+    "scoring:stage-time": ITS_DIRECTORS_ACTION,
     "tournaments:match-lucky-loser": ITS_DIRECTORS_ACTION,
     "tournaments:roles": ITS_DIRECTORS_PAGE,
     "tournaments:role-add": ITS_DIRECTORS_ACTION,
@@ -482,7 +482,7 @@ TOURNAMENT_OF = {
     "tournaments:stage-remove": "staging",
     "tournaments:stage-pair": "staged",
     "tournaments:stage-clock": "staged",
-    "tournaments:stage-time": "staged",
+    "scoring:stage-time": "staged",
     "tournaments:stage-close": "closable",
     "tournaments:match-lucky-loser": "knockout",
     "printing:pairings-pdf": "staged",
@@ -501,7 +501,7 @@ STAGE_OF = {
     "tournaments:stage-remove": 2,
     "tournaments:stage-pair": 1,
     "tournaments:stage-clock": 1,
-    "tournaments:stage-time": 1,
+    "scoring:stage-time": 1,
     "tournaments:stage-close": 1,
 }
 SETUP_FORM = {
@@ -583,7 +583,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
     "tournaments:stage-clock": lambda w: {"minutes": 40},
-    "tournaments:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
+    "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
     "tournaments:match-lucky-loser": lambda w: {
         "side": "B",
         "entry": w.knockout.entries.exclude(pk__in=w.knockout.stages.get(number=2).entrants)

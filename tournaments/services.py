@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from . import audit, stages
 from .changes import changed as public_changed
 from .changes import changing
-from .models import Entry, Match, Tournament
+from .models import Entry, Match, Stage, Tournament
 from .routing import OTHER, Board, copy_state, lock_tournament
 
 Status = Match.Status
@@ -406,6 +406,14 @@ def lock_rules(*, tournament: Tournament, user: Any = None, via: str = "") -> To
         elif tournament.rules_locked_at is None:
             tournament.refresh_from_db(fields=["rules_locked_at"])
     return tournament
+
+
+def lock_stage_rules(match: Match) -> None:
+    """A stage's rules lock with its first hand (scoring calls this, as :func:`lock_rules`)."""
+    if match.stage_id is not None and match.stage.rules_locked_at is None:
+        Stage.objects.filter(pk=match.stage_id, rules_locked_at__isnull=True).update(
+            rules_locked_at=timezone.now()
+        )
 
 
 def rules_locked_error(tournament: Tournament) -> ValidationError:

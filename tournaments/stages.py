@@ -33,124 +33,41 @@ from scoring.engine import ScoringError, resolve_rules
 
 from . import audit, brackets, cut
 from .changes import changed
-from .draw import _store, playing_entries
+from .draw import playing_entries
 from .models import Entry, Match, Stage, Tournament
-from .routing import Board, Route, lock_tournament
-from .swiss import SwissPlayer, pair_round
-from .tiebreaks import MatchResult, StandingRow, Tiebreak, standings
+from .routing import Board, lock_tournament
+from .stage_matches import FINAL, begin, pair_swiss
+from .stage_standings import (
+    current_round,
+    current_stage,
+    finished,
+    late_entries_open,
+    stage_players,
+    stage_results,
+    stage_standings,
+)
+from .tiebreaks import Tiebreak
+
+__all__ = [
+    "add_stage",
+    "advancing",
+    "close_stage",
+    "current_round",
+    "current_stage",
+    "finished",
+    "late_entries_open",
+    "lucky_loser",
+    "pair_next_round",
+    "remove_stage",
+    "stage_players",
+    "stage_results",
+    "stage_standings",
+    "start",
+    "start_clock",
+]
 
 Kind = Stage.Kind
 Status = Match.Status
-
-FINAL = "final"
-
-
-# -- reading ---------------------------------------------------------------------------------
-
-
-def stage_results(matches: Iterable[Match]) -> list[MatchResult]:
-    """The finished matches of a stage as the tiebreaks read them (skipped byes left out)."""
-    results = []
-    for m in matches:
-        if m.status != Status.COMPLETE or not m.winner_side:
-            continue
-        winner = m.entry_id(m.winner_side)
-        if m.is_bye or not m.has_both_sides:
-            results.append(MatchResult(a=winner, b=None, winner=winner))
-            continue
-        results.append(
-            MatchResult(
-                a=m.side_a_id,
-                b=m.side_b_id,
-                winner=winner,
-                games_a=0 if m.forfeit else m.score_a,
-                games_b=0 if m.forfeit else m.score_b,
-                points_a=0 if m.forfeit else m.total_a,
-                points_b=0 if m.forfeit else m.total_b,
-            )
-        )
-    return results
-
-
-def stage_players(stage: Stage, matches: Iterable[Match]) -> list[int]:
-    """Everyone in the stage, in seed order: its entrants, then anyone else who played."""
-    players = [int(pk) for pk in stage.entrants]
-    known = set(players)
-    for m in matches:
-        for pk in (m.side_a_id, m.side_b_id):
-            if pk is not None and pk not in known:
-                players.append(pk)
-                known.add(pk)
-    return players
-
-
-def stage_standings(stage: Stage, matches: Sequence[Match]) -> list[list[StandingRow]]:
-    """The stage's standings by its tiebreaks: one list, or one per pool."""
-    order = [Tiebreak(name) for name in stage.tiebreak_names]
-    mine = [m for m in matches if m.stage_id == stage.pk]
-    if stage.kind == Kind.ROUND_ROBIN and stage.pools:
-        tables = []
-        for pool in stage.pools:
-            members = [int(pk) for pk in pool]
-            inside = set(members)
-            pool_matches = [m for m in mine if m.side_a_id in inside or m.side_b_id in inside]
-            tables.append(standings(members, stage_results(pool_matches), order))
-        return tables
-    rows = standings(stage_players(stage, mine), stage_results(mine), order)
-    if stage.start_points:
-        rows = _with_start_points(stage, rows, mine, order)
-    return [rows]
-
-
-def _with_start_points(
-    stage: Stage, rows: list[StandingRow], mine: Sequence[Match], order: list[Tiebreak]
-) -> list[StandingRow]:
-    """Late entries' starting points: counted as byes won before they came (a bye adds to
-    match points and nothing else, as the director's score should)."""
-    players = stage_players(stage, mine)
-    extra = [
-        MatchResult(a=int(pk), b=None, winner=int(pk))
-        for pk, points in stage.start_points.items()
-        for _n in range(int(points))
-    ]
-    return standings(players, [*stage_results(mine), *extra], order)
-
-
-def current_round(matches: Iterable[Match]) -> int:
-    return max((m.round for m in matches), default=0)
-
-
-def current_stage(stages: Sequence[Stage]) -> Stage | None:
-    """The stage being played: the running one, else the last closed, else the first."""
-    for stage in stages:
-        if stage.status == Stage.Status.RUNNING:
-            return stage
-    closed = [s for s in stages if s.status == Stage.Status.CLOSED]
-    if closed:
-        return closed[-1]
-    return stages[0] if stages else None
-
-
-def finished(tournament: Tournament, matches: Sequence[Match]) -> bool:
-    """Whether a staged tournament has played its last stage to the end."""
-    last = Stage.objects.filter(tournament=tournament).order_by("-number").first()
-    if last is None or last.status == Stage.Status.PENDING:
-        return False
-    mine = [m for m in matches if m.stage_id == last.pk]
-    if not mine or any(m.status != Status.COMPLETE for m in mine):
-        return False
-    return last.kind != Kind.SWISS or current_round(mine) >= (last.rounds or 0)
-
-
-def late_entries_open(tournament: Tournament) -> bool:
-    """Players may still join: the first stage is a running Swiss stage."""
-    first = Stage.objects.filter(tournament=tournament, number=1).first()
-    return (
-        first is not None
-        and first.kind == Kind.SWISS
-        and first.status == Stage.Status.RUNNING
-        and Stage.objects.filter(tournament=tournament, number=2, status="running").count() == 0
-    )
 
 
 # -- setting stages up -----------------------------------------------------------------------
@@ -307,7 +224,7 @@ def start(*, tournament: Tournament, user: Any) -> Stage:
                 _("A bracket needs at least two players; %(count)d can play.")
                 % {"count": len(playing)}
             )
-        matches = _begin(first, [e.pk for e in playing], user)
+        matches = begin(first, [e.pk for e in playing], user)
         before = tournament.status
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status", "updated"])
@@ -343,7 +260,7 @@ def pair_next_round(*, stage: Stage, user: Any) -> list[Match]:
                 _("All %(rounds)d rounds of this stage are paired.") % {"rounds": stage.rounds}
             )
         _require_complete(mine)
-        matches = _pair_swiss(stage, mine, played + 1)
+        matches = pair_swiss(stage, mine, played + 1)
         audit.record(
             tournament=stage.tournament,
             action="round paired",
@@ -385,7 +302,7 @@ def close_stage(*, stage: Stage, user: Any) -> Stage | None:
             user=user,
         )
         if following is not None:
-            _begin(following, qualified, user)
+            begin(following, qualified, user)
             audit.record(
                 tournament=tournament,
                 action="stage started",
@@ -490,183 +407,12 @@ def start_clock(*, stage: Stage, minutes: int, user: Any) -> Stage:
     return stage
 
 
-def lock_stage_rules(match: Match) -> None:
-    """The stage's rules lock with its first hand (the scoring app calls this)."""
-    if match.stage_id is not None:
-        Stage.objects.filter(pk=match.stage_id, rules_locked_at__isnull=True).update(
-            rules_locked_at=timezone.now()
-        )
-
-
-def _names(entry_ids: Sequence[int]) -> list[str]:
-    names = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player__name"))
-    return [names.get(pk, "") for pk in entry_ids]
-
-
-# -- making matches --------------------------------------------------------------------------
-
-
 def _require_complete(matches: Iterable[Match]) -> None:
     unfinished = [m for m in matches if m.status != Status.COMPLETE]
     if unfinished:
         raise ValidationError(_("%(match)s is not finished yet.") % {"match": unfinished[0].label})
 
 
-def _begin(stage: Stage, entrants: list[int], user: Any) -> list[Match]:
-    stage.entrants = entrants
-    stage.status = Stage.Status.RUNNING
-    if stage.pairing_seed is None:
-        stage.pairing_seed = brackets.new_draw_seed()
-    if stage.kind == Kind.ROUND_ROBIN:
-        try:
-            stage.pools = cut.snake_pools(entrants, stage.pool_size or 2)
-        except ValueError as error:
-            raise ValidationError(str(error)) from error
-    stage.save(update_fields=["entrants", "status", "pairing_seed", "pools"])
-    if stage.kind == Kind.SWISS:
-        return _pair_swiss(stage, [], 1)
-    if stage.kind == Kind.ROUND_ROBIN:
-        return _make_pools(stage)
-    return _make_knockout(stage, entrants)
-
-
-def _pair_swiss(stage: Stage, mine: list[Match], round_: int) -> list[Match]:
-    tournament = stage.tournament
-    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
-    if stage.number == 1:
-        # Late entries join the stage with the points the director gave them (or none).
-        known = {int(pk) for pk in stage.entrants}
-        late = [pk for pk, e in entries.items() if pk not in known and not e.withdrawn]
-        if late:
-            stage.entrants = [*stage.entrants, *sorted(late)]
-            stage.save(update_fields=["entrants"])
-    rows = stage_standings(stage, mine)[0]
-    opponents: dict[int, set[int]] = {row.player: set() for row in rows}
-    byes: set[int] = set()
-    for m in mine:
-        if m.has_both_sides:
-            opponents[m.side_a_id].add(m.side_b_id)
-            opponents[m.side_b_id].add(m.side_a_id)
-        elif m.winner_side:
-            byes.add(m.entry_id(m.winner_side))
-    players = [
-        SwissPlayer(
-            id=row.player,
-            score=row.won,
-            rank=rank,
-            opponents=frozenset(opponents[row.player]),
-            had_bye=row.player in byes,
-            dropped=entries[row.player].withdrawn,
-        )
-        for rank, row in enumerate(rows, start=1)
-    ]
-    paired = pair_round(players, seed=(stage.pairing_seed or 0) + round_)
-    matches = [
-        Match(
-            tournament=tournament,
-            stage=stage,
-            key=f"{stage.key_prefix}R{round_}-{board}",
-            section=Match.Section.SWISS,
-            round=round_,
-            position=board,
-            side_a_id=a,
-            side_b_id=b,
-        )
-        for board, (a, b) in enumerate(paired.pairs, start=1)
-    ]
-    return _store_new(tournament, matches, {})
-
-
-def _make_pools(stage: Stage) -> list[Match]:
-    matches: list[Match] = []
-    routes: dict[str, Route] = {}
-    positions: dict[int, int] = {}
-    for number, pool in enumerate(stage.pools, start=1):
-        bracket = brackets.round_robin(len(pool))
-        for spec in bracket.matches:
-            positions[spec.round] = positions.get(spec.round, 0) + 1
-            key = f"{stage.key_prefix}P{number}.{spec.key}"
-            matches.append(
-                Match(
-                    tournament=stage.tournament,
-                    stage=stage,
-                    key=key,
-                    section=spec.section.value,
-                    round=spec.round,
-                    position=positions[spec.round],
-                    side_a_id=pool[spec.a.seed - 1] if spec.a.seed is not None else None,
-                    side_b_id=pool[spec.b.seed - 1] if spec.b.seed is not None else None,
-                )
-            )
-            routes[key] = Route()
-    return _store_new(stage.tournament, matches, routes)
-
-
-def _make_knockout(stage: Stage, entrants: list[int]) -> list[Match]:
-    try:
-        if stage.kind == Kind.DOUBLE_ELIMINATION:
-            bracket = brackets.double_elimination(len(entrants), reset=stage.bracket_reset)
-        else:
-            bracket = brackets.single_elimination(len(entrants), third_place=stage.third_place)
-    except ValueError as error:
-        raise ValidationError(
-            _("This bracket cannot be made for %(count)d players: %(problem)s")
-            % {"count": len(entrants), "problem": error}
-        ) from error
-    prefix = stage.key_prefix
-    if FINAL in (stage.round_rules or {}):
-        # The final's match length, now that the bracket says which round is the final
-        # (of a double elimination: the winners' final).
-        last = max(spec.round for spec in bracket.matches if spec.section.value == "winners")
-        final = stage.round_rules[FINAL]
-        stage.round_rules = {
-            **{r: k for r, k in stage.round_rules.items() if r != FINAL},
-            str(last): final,
-        }
-        stage.save(update_fields=["round_rules"])
-
-    def slot(target: tuple[str, str] | None) -> tuple[str, str] | None:
-        return (prefix + target[0], target[1]) if target else None
-
-    matches = [
-        Match(
-            tournament=stage.tournament,
-            stage=stage,
-            key=prefix + spec.key,
-            section=spec.section.value,
-            round=spec.round,
-            position=spec.position,
-            side_a_id=entrants[spec.a.seed - 1] if spec.a.seed is not None else None,
-            side_b_id=entrants[spec.b.seed - 1] if spec.b.seed is not None else None,
-            conditional=spec.conditional,
-        )
-        for spec in bracket.matches
-    ]
-    routes = {
-        prefix + spec.key: Route(winner_to=slot(spec.winner_to), loser_to=slot(spec.loser_to))
-        for spec in bracket.matches
-    }
-    return _store_new(stage.tournament, matches, routes)
-
-
-def _store_new(
-    tournament: Tournament, matches: list[Match], routes: dict[str, Route]
-) -> list[Match]:
-    """Settle byes, give tables (around the tables other matches hold) and insert."""
-    for match in matches:
-        routes.setdefault(match.key, Route())
-    withdrawn = set(
-        Entry.objects.filter(tournament=tournament, withdrawn=True).values_list("pk", flat=True)
-    )
-    held = list(
-        Match.objects.filter(tournament=tournament, table__isnull=False).exclude(
-            status=Status.COMPLETE
-        )
-    )
-    board = Board(
-        tournament, [*held, *matches], {**{m.key: Route() for m in held}, **routes}, withdrawn
-    )
-    board.settle_all()
-    board.assign_tables()
-    _store(matches, routes)
-    return matches
+def _names(entry_ids: Sequence[int]) -> list[str]:
+    names = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player__name"))
+    return [names.get(pk, "") for pk in entry_ids]

@@ -46,7 +46,6 @@ urlpatterns = [
     path(MANAGE + "stages/<int:stage_id>/pair/", views.stage_pair, name="stage-pair"),
     path(MANAGE + "stages/<int:stage_id>/close/", views.stage_close, name="stage-close"),
     path(MANAGE + "stages/<int:stage_id>/clock/", views.stage_clock, name="stage-clock"),
-    path(MANAGE + "stages/<int:stage_id>/time/", views.stage_time, name="stage-time"),
     path(
         MANAGE + "matches/<int:match_id>/lucky-loser/",
         views.match_lucky_loser,

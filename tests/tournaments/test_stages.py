@@ -279,3 +279,19 @@ def test_lucky_loser_replaces_a_no_show_in_the_knockout(director):
     with pytest.raises(ValidationError):
         stages.lucky_loser(match=match, side="A", entry=inside, user=director)
     assert brackets.MIN_PLAYERS == 2
+
+
+def test_a_late_entry_through_registration_between_swiss_rounds(director):
+    from tournaments import registration
+    from tournaments.models import Player
+
+    tournament = make_event(6)
+    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, swiss)
+    late = registration.add_entry(
+        tournament=tournament, player=Player.objects.create(name="Late Comer"), user=director
+    )
+    round_two = stages.pair_next_round(stage=swiss, user=director)
+    assert late.pk in {pk for m in round_two for pk in (m.side_a_id, m.side_b_id)}
+    assert any(m.is_bye for m in round_two)  # seven players now

@@ -35,7 +35,6 @@ from .stages import (
     stage_close,
     stage_pair,
     stage_remove,
-    stage_time,
     stages_page,
     stages_start,
 )
@@ -73,7 +72,6 @@ __all__ = [
     "stage_close",
     "stage_pair",
     "stage_remove",
-    "stage_time",
     "stages_page",
     "stages_start",
     "tables_assign",

@@ -109,7 +109,7 @@ def stages_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return page(request, TEMPLATE, stages_context(tournament), partial="stages")
 
 
-def _result(
+def result(
     request: HttpRequest, tournament: Tournament, run: Callable[[], str], **extra: Any
 ) -> HttpResponse:
     """Run one service call; the page (htmx: its region) with its message, or a redirect."""
@@ -127,7 +127,7 @@ def _result(
     return redirect(manage_url("stages", tournament))
 
 
-def _stage(tournament: Tournament, stage_id: int) -> Stage:
+def stage_of(tournament: Tournament, stage_id: int) -> Stage:
     stage = get_object_or_404(Stage, pk=stage_id, tournament=tournament)
     stage.tournament = tournament
     return stage
@@ -149,19 +149,19 @@ def stage_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
         return _("Stage %(number)d added: %(name)s.") % {"number": stage.number, "name": stage}
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
 @manage_view
 def stage_remove(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    stage = _stage(tournament, stage_id)
+    stage = stage_of(tournament, stage_id)
 
     def run() -> str:
         stage_services.remove_stage(stage=stage, user=request.user)
         return _("Stage removed: %(name)s.") % {"name": stage}
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
@@ -171,13 +171,13 @@ def stages_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         stage = stage_services.start(tournament=tournament, user=request.user)
         return _("%(name)s has started.") % {"name": stage}
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
 @manage_view
 def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    stage = _stage(tournament, stage_id)
+    stage = stage_of(tournament, stage_id)
 
     def run() -> str:
         matches = stage_services.pair_next_round(stage=stage, user=request.user)
@@ -188,13 +188,13 @@ def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
             count,
         ) % {"round": matches[0].round if matches else 0, "count": count}
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
 @manage_view
 def stage_close(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    stage = _stage(tournament, stage_id)
+    stage = stage_of(tournament, stage_id)
 
     def run() -> str:
         following = stage_services.close_stage(stage=stage, user=request.user)
@@ -206,13 +206,13 @@ def stage_close(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
             "count": len(following.entrants),
         }
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
 @manage_view
 def stage_clock(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    stage = _stage(tournament, stage_id)
+    stage = stage_of(tournament, stage_id)
     form = ClockForm(request.POST)
 
     def run() -> str:
@@ -222,43 +222,7 @@ def stage_clock(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
         stage_services.start_clock(stage=stage, minutes=minutes, user=request.user)
         return _("The round clock runs: %(minutes)d minutes.") % {"minutes": minutes}
 
-    return _result(request, tournament, run)
-
-
-@require_POST
-@manage_view
-def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
-    """Call time (``leader``: decide now; ``extra_hands``: N more hands each), or
-    ``decide`` the matches that have played their extra hands."""
-    from scoring import timing  # the scoring app reads the hands; it sits above this one
-
-    stage = _stage(tournament, stage_id)
-    procedure = request.POST.get("procedure", "")
-
-    def run() -> str:
-        if procedure != "decide":
-            try:
-                extra = int(request.POST.get("extra_hands") or 0)
-            except ValueError:
-                extra = 0
-            timing.call_time(stage=stage, procedure=procedure, extra_hands=extra, user=request.user)
-            if procedure == "extra_hands":
-                return ngettext(
-                    "Time called: each unfinished match plays %(n)d more hand.",
-                    "Time called: each unfinished match plays %(n)d more hands.",
-                    extra,
-                ) % {"n": extra}
-        report = timing.decide(stage=stage, user=request.user)
-        return _(
-            "Decided on time: %(decided)d; level, for you to decide: %(level)d; "
-            "still playing their extra hands: %(waiting)d."
-        ) % {
-            "decided": len(report.decided),
-            "level": len(report.level),
-            "waiting": len(report.waiting),
-        }
-
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
 
 
 @require_POST
@@ -278,4 +242,4 @@ def match_lucky_loser(request: HttpRequest, tournament: Tournament, match_id: in
         )
         return _("%(player)s comes in as a lucky loser.") % {"player": entry}
 
-    return _result(request, tournament, run)
+    return result(request, tournament, run)
