@@ -73,3 +73,35 @@ def test_a_one_bracket_tournament_is_one_stage(client):
     assert only["kind"] == tournament.bracket_kind and only["tiebreaks"] == []
     assert only["standings"] == payload["standings"]
     assert [len(r) for r in only["rounds"]] == [2, 1]
+
+
+def test_public_pages_of_a_staged_tournament_read_a_fixed_number_of_queries(client, director):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from public.data import forget_sheets
+    from public.live import forget
+
+    counts = []
+    for players in (8, 32):
+        tournament = make_event(players)
+        swiss = stages.add_stage(
+            tournament=tournament, user=director, kind="swiss", rounds=2, advance=4
+        )
+        stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+        stages.start(tournament=tournament, user=director)
+        play_open(tournament, swiss)
+        stages.pair_next_round(stage=swiss, user=director)
+        row = []
+        for path in ("standings.json", "", "display/"):
+            cache.clear()
+            forget()
+            forget_sheets()
+            with CaptureQueriesContext(connection) as seen:
+                response = client.get(f"/t/{tournament.slug}/{path}")
+            assert response.status_code == 200
+            row.append(len(seen))
+        counts.append(row)
+    assert counts[0] == counts[1]
+    assert max(counts[0]) <= 6, counts
