@@ -59,6 +59,7 @@ __all__ = [
     "lucky_loser",
     "pair_next_round",
     "remove_stage",
+    "set_start_points",
     "stage_players",
     "stage_results",
     "stage_standings",
@@ -385,6 +386,37 @@ def lucky_loser(*, match: Match, side: str, entry: Entry, user: Any) -> Match:
         changed(tournament)
         match.side_a_id, match.side_b_id = current.side_a_id, current.side_b_id
     return match
+
+
+def set_start_points(*, stage: Stage, entry: Entry, points: int, user: Any) -> Stage:
+    """A late entry joins a running Swiss first stage with the match points the director
+    gives (0 to the rounds played); they count in the standings and score groups as wins
+    without an opponent, adding nothing to anyone's Buchholz."""
+    with transaction.atomic():
+        lock_tournament(stage.tournament)
+        stage.refresh_from_db()
+        played = current_round(Match.objects.filter(stage=stage))
+        if stage.kind != Kind.SWISS or stage.number != 1 or stage.status != Stage.Status.RUNNING:
+            raise ValidationError(_("Late entries join a running Swiss first stage."))
+        if entry.tournament_id != stage.tournament_id or entry.withdrawn:
+            raise ValidationError(_("%(player)s cannot join this stage.") % {"player": entry})
+        if not 0 <= points <= played:
+            raise ValidationError(
+                _("A late entry starts with 0 to %(most)d match points.") % {"most": played}
+            )
+        if entry.pk not in {int(pk) for pk in stage.entrants}:
+            stage.entrants = [*stage.entrants, entry.pk]
+        stage.start_points = {**stage.start_points, str(entry.pk): points}
+        stage.save(update_fields=["entrants", "start_points"])
+        audit.record(
+            tournament=stage.tournament,
+            action="late entry points",
+            obj=stage,
+            after={"player": entry.player.name, "points": points},
+            user=user,
+        )
+        changed(stage.tournament)
+    return stage
 
 
 def start_clock(*, stage: Stage, minutes: int, user: Any) -> Stage:

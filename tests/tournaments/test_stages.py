@@ -9,6 +9,7 @@ from scoring.services import HandData, record_hand
 from tests.factories import make_entries, make_tournament
 from tournaments import brackets, services, stages
 from tournaments.models import Match, Stage, Tournament
+from tournaments.tiebreaks import Tiebreak
 
 pytestmark = pytest.mark.django_db
 
@@ -295,3 +296,29 @@ def test_a_late_entry_through_registration_between_swiss_rounds(director):
     round_two = stages.pair_next_round(stage=swiss, user=director)
     assert late.pk in {pk for m in round_two for pk in (m.side_a_id, m.side_b_id)}
     assert any(m.is_bye for m in round_two)  # seven players now
+
+
+def test_a_late_entry_joins_with_the_points_the_director_gives(director):
+    from tournaments import registration
+    from tournaments.models import Player
+
+    tournament = make_event(7)
+    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=3)
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, swiss)
+    late = registration.add_entry(
+        tournament=tournament, player=Player.objects.create(name="Late Comer"), user=director
+    )
+    with pytest.raises(ValidationError):
+        stages.set_start_points(stage=swiss, entry=late, points=2, user=director)  # 1 played
+    stages.set_start_points(stage=swiss, entry=late, points=1, user=director)
+    swiss.refresh_from_db()
+    table = stages.stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
+    row = next(r for r in table if r.player == late.pk)
+    assert row.won == 1 and row.value(Tiebreak.MATCH_POINTS) == 1
+    round_two = stages.pair_next_round(stage=swiss, user=director)
+    # Eight players, five on one point (the late entry among them), three on none: no
+    # bye, and exactly one pair across the two score groups.
+    points = {r.player: r.won for r in table}
+    assert all(m.has_both_sides for m in round_two) and len(round_two) == 4
+    assert sum(points[m.side_a_id] != points[m.side_b_id] for m in round_two) == 1
