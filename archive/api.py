@@ -24,6 +24,12 @@ replaced by ``owner`` (else the first superuser), unknown co-directors and score
 are left out, and hands or audit rows by unknown users keep no user. A table-link token
 already used on this installation is renewed.
 
+A tournament in stages also has ``"stages"`` (:mod:`archive.stage_rows`): each stage's
+settings, its entrants, pools and late entries' starting points as entry indexes; each
+match names its stage by number (null: the one bracket of a tournament without stages),
+and an audit row's ``ref`` for a stage is its number. An archive without ``"stages"``
+(made before them) imports as one bracket.
+
 The export view is :mod:`archive.views`; checking that the stored bracket has that shape
 and its match summaries agree with the hands is :mod:`archive.verify`
 (``manage.py verify_tournament``).
@@ -41,9 +47,12 @@ from .schema import (
     HAND_OPTIONAL_FIELDS,
     MATCH_ENTRIES,
     MATCH_FIELDS,
+    MATCH_OPTIONAL_FIELDS,
     MATCH_ROUTES,
     PLAYER_FIELDS,
     PLAYER_OPTIONAL_FIELDS,
+    STAGE_ENTRIES,
+    STAGE_FIELDS,
     TOP_KEYS,
     TOURNAMENT_FIELDS,
     TOURNAMENT_USERS,
@@ -60,9 +69,12 @@ __all__ = [
     "HAND_OPTIONAL_FIELDS",
     "MATCH_ENTRIES",
     "MATCH_FIELDS",
+    "MATCH_OPTIONAL_FIELDS",
     "MATCH_ROUTES",
     "PLAYER_FIELDS",
     "PLAYER_OPTIONAL_FIELDS",
+    "STAGE_ENTRIES",
+    "STAGE_FIELDS",
     "TOP_KEYS",
     "TOURNAMENT_FIELDS",
     "TOURNAMENT_USERS",

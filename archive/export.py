@@ -10,7 +10,7 @@ from typing import Any
 from django.db import models
 
 from scoring.models import Hand
-from tournaments.models import AuditEntry, Match, Player, Tournament
+from tournaments.models import AuditEntry, Match, Player, Stage, Tournament
 from tournaments.registry import PRIVATE_FIELDS
 
 from .schema import (
@@ -20,8 +20,10 @@ from .schema import (
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
     MATCH_FIELDS,
+    MATCH_OPTIONAL_FIELDS,
     PLAYER_FIELDS,
     PLAYER_OPTIONAL_FIELDS,
+    STAGE_FIELDS,
     TOURNAMENT_FIELDS,
     VERSION,
     map_sides,
@@ -64,8 +66,11 @@ def export_tournament(
         .select_related("entered_by")
         .order_by("match_id", "number")
     )
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    number_of = {stage.pk: stage.number for stage in stages}
     refs = _references(tournament, index_of, key_of, hands)
-    return {
+    refs.update({("stage", str(pk)): number for pk, number in number_of.items()})
+    document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "tournament": _tournament_row(tournament),
@@ -74,7 +79,7 @@ def export_tournament(
             {"player": i, **_row(entry, ENTRY_FIELDS), **teams.get(i, {})}
             for i, entry in enumerate(entries)
         ],
-        "matches": [_match_row(match, index_of, key_of) for match in matches],
+        "matches": [_match_row(match, index_of, key_of, number_of) for match in matches],
         "hands": [
             {
                 "match": key_of[hand.match_id],
@@ -93,6 +98,9 @@ def export_tournament(
             for row in tournament.audit_entries.select_related("user").order_by("at", "pk")
         ],
     }
+    if stages:  # a tournament of one bracket keeps the document it always had
+        document["stages"] = [_stage_row(stage, index_of, key_of) for stage in stages]
+    return document
 
 
 def _players_and_teams(entries: list[Any]) -> tuple[list[Player], dict[int, dict[str, Any]]]:
@@ -143,14 +151,37 @@ def _tournament_row(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _match_row(match: Match, index_of: dict[int, int], key_of: dict[int, str]) -> dict[str, Any]:
+def _stage_row(stage: Stage, index_of: dict[int, int], key_of: dict[int, str]) -> dict[str, Any]:
     return {
+        **_row(stage, STAGE_FIELDS),
+        "entrants": [index_of[int(pk)] for pk in stage.entrants],
+        "pools": [[index_of[int(pk)] for pk in pool] for pool in stage.pools],
+        "start_points": {
+            str(index_of[int(pk)]): points for pk, points in sorted(stage.start_points.items())
+        },
+        "time_called": {
+            key_of[int(pk)]: hands
+            for pk, hands in sorted(stage.time_called.items())
+            if int(pk) in key_of
+        },
+    }
+
+
+def _match_row(
+    match: Match, index_of: dict[int, int], key_of: dict[int, str], number_of: dict[int, int]
+) -> dict[str, Any]:
+    row = {
         **_row(match, MATCH_FIELDS),
         "side_a": index_of.get(match.side_a_id) if match.side_a_id else None,
         "side_b": index_of.get(match.side_b_id) if match.side_b_id else None,
         "next_match": key_of.get(match.next_match_id),
         "loser_next_match": key_of.get(match.loser_next_match_id),
     }
+    # Written only when they say something, so a one-bracket archive reads as it always did.
+    if match.stage_id is not None:
+        row["stage"] = number_of[match.stage_id]
+    row.update({name: True for name in MATCH_OPTIONAL_FIELDS if getattr(match, name)})
+    return row
 
 
 def _audit_row(

@@ -6,22 +6,17 @@ Nothing here writes; the only query is whether the slug is free.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import math
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-
-from django.core.exceptions import ValidationError
-from django.db import models
 
 from scoring.engine import RuleSet, ScoringError, Side, resolve_rules
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
+from .records import _field_value, _json_value, _list, _Record, _show, _text
 from .schema import (
     AUDIT_FIELDS,
     ENTRY_FIELDS,
@@ -29,11 +24,11 @@ from .schema import (
     FORMAT,
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
-    INT_RANGES,
     MATCH_ENTRIES,
     MATCH_FIELDS,
+    MATCH_OPTIONAL_FIELDS,
     MATCH_ROUTES,
-    MAX_JSON_DEPTH,
+    OPTIONAL_TOP_KEYS,
     PLAYER_FIELDS,
     PLAYER_OPTIONAL_FIELDS,
     TOP_KEYS,
@@ -43,6 +38,7 @@ from .schema import (
     ArchiveError,
     map_sides,
 )
+from .stage_rows import check_match_stages, check_stages, rules_of
 from .structure import check_bracket
 from .teams import check_team, scored_boards
 
@@ -65,138 +61,6 @@ def parse(text: str) -> Any:
         raise ArchiveError(f"not a usable JSON document: {error}") from None
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _text(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ArchiveError(f"{where} must be text, not {_show(value)}")
-    if "\x00" in value:
-        raise ArchiveError(f"{where} contains a NUL character")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ArchiveError(f"{where} is not valid Unicode text") from None
-    return value
-
-
-def _json_value(value: Any, where: str, depth: int = 0) -> Any:
-    """Free-form JSON (an audit row's before/after) that every database can store."""
-    if depth > MAX_JSON_DEPTH:
-        raise ArchiveError(f"{where} is nested too deeply")
-    if value is None or isinstance(value, bool | int):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ArchiveError(f"{where} holds a number out of range")
-        return value
-    if isinstance(value, str):
-        return _text(value, where)
-    if isinstance(value, list):
-        return [_json_value(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
-    if isinstance(value, dict):
-        return {
-            _text(key, where): _json_value(item, f"{where}[{_show(key)}]", depth + 1)
-            for key, item in value.items()
-        }
-    raise ArchiveError(f"{where} is not JSON")
-
-
-def _field_value(model_field: models.Field, value: Any, where: str) -> Any:
-    """``value`` checked strictly against a model field: type first, then Django's own
-    validation (choices, lengths, ranges, email syntax)."""
-    if value is None:
-        if model_field.null:
-            return None
-        raise ArchiveError(f"{where} must not be null")
-    kind = model_field.get_internal_type()
-    if isinstance(model_field, models.JSONField):
-        return value
-    if isinstance(model_field, models.BooleanField):
-        if not isinstance(value, bool):
-            raise ArchiveError(f"{where} must be true or false, not {_show(value)}")
-        return value
-    if isinstance(model_field, models.IntegerField):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ArchiveError(f"{where} must be a whole number, not {_show(value)}")
-        low, high = INT_RANGES.get(kind, INT_RANGES["IntegerField"])
-        if not low <= value <= high:
-            raise ArchiveError(f"{where} is out of range: {_show(value)}")
-    elif isinstance(model_field, models.DateTimeField):
-        try:
-            value = dt.datetime.fromisoformat(_text(value, where))
-        except ValueError:
-            raise ArchiveError(f"{where} is not a date and time: {_show(value)}") from None
-        if value.tzinfo is None:
-            raise ArchiveError(f"{where} has no time zone: {_show(value)}")
-        value = value.astimezone(dt.UTC)
-    elif isinstance(model_field, models.DateField):
-        try:
-            value = dt.date.fromisoformat(_text(value, where))
-        except ValueError:
-            raise ArchiveError(f"{where} is not a date: {_show(value)}") from None
-    else:
-        value = _text(value, where)
-    try:
-        return model_field.clean(value, None)
-    except ValidationError as error:
-        raise ArchiveError(f"{where}: {' '.join(error.messages)}") from None
-
-
-class _Record:
-    """One JSON object of the archive, read strictly: no missing or unknown keys."""
-
-    def __init__(
-        self, data: Any, where: str, keys: Iterable[str], optional: Iterable[str] = ()
-    ) -> None:
-        if not isinstance(data, dict):
-            raise ArchiveError(f"{where} must be an object, not {_show(data)}")
-        keys = set(keys)
-        missing = sorted(keys - set(data))
-        if missing:
-            raise ArchiveError(f"{where}: {', '.join(missing)} missing")
-        unknown = sorted(str(key) for key in set(data) - keys - set(optional))
-        if unknown:
-            raise ArchiveError(f"{where}: unknown key {_show(', '.join(unknown))}")
-        self.data = data
-        self.where = where
-
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def at(self, key: str) -> str:
-        return f"{self.where}.{key}"
-
-    def fields(self, model: type[models.Model], names: Iterable[str]) -> dict[str, Any]:
-        """The fields ``names`` checked; an optional one left out of the record is None."""
-        return {
-            name: _field_value(model._meta.get_field(name), self.data.get(name), self.at(name))
-            for name in names
-        }
-
-    def index(self, key: str, size: int, *, null: bool = True) -> int | None:
-        value = self.data[key]
-        if value is None and null:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
-            raise ArchiveError(f"{self.at(key)} refers to no entry: {_show(value)}")
-        return value
-
-    def username(self, key: str, *, null: bool = True) -> str | None:
-        value = self.data[key]
-        if value is None and null:
-            return None
-        return _text(value, self.at(key))
-
-
-def _list(data: Any, where: str) -> list[Any]:
-    if not isinstance(data, list):
-        raise ArchiveError(f"{where} must be a list, not {_show(data)}")
-    return data
-
-
 @dataclass
 class Plan:
     """A checked archive: model instances not saved yet, and what links them."""
@@ -210,6 +74,8 @@ class Plan:
     routes: dict[str, tuple[str | None, str | None]]
     hands: list[tuple[Hand, str, str | None]]
     audit: list[tuple[AuditEntry, str | None, Any]]
+    stages: list[Any] = field(default_factory=list)  # archive.stage_rows.StagePlan
+    stage_of: dict[str, int | None] = field(default_factory=dict)
     members: list[tuple[int, int, int]] = field(default_factory=list)
     """The teams' players: (entry index, player index, seat)."""
 
@@ -221,19 +87,33 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     """
     doc = _check_document(data)
     values, rules, usernames = _check_tournament(doc["tournament"], slug)
+    tournament = Tournament(**values)
     players = _check_players(doc["players"])
     entries, members = _check_entries(doc["entries"], len(players), rules.team_size)
+    stages = check_stages(doc.data.get("stages", []), len(entries), tournament)
     matches, sides, routes = _check_matches(doc["matches"], len(entries))
+    stage_of = check_match_stages(doc["matches"], matches, stages)
     withdrawn = {i for i, (entry, _player) in enumerate(entries) if entry.withdrawn}
     _check_bracket(matches, sides, routes, withdrawn)
     by_key = {match.key: match for match in matches}
-    hands = _check_hands(doc["hands"], by_key, sides, rules)
+    rules_for = {key: rules_of(by_key[key], n, stages, rules) for key, n in stage_of.items()}
+    hands = _check_hands(doc["hands"], by_key, sides, rules_for)
     hand_keys = {(key, hand.number) for hand, key, _user in hands}
-    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys)
+    audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys, len(stages))
 
-    tournament = Tournament(**values)
     return Plan(
-        tournament, usernames, players, entries, matches, sides, routes, hands, audit_rows, members
+        tournament,
+        usernames,
+        players,
+        entries,
+        matches,
+        sides,
+        routes,
+        hands,
+        audit_rows,
+        stages,
+        stage_of,
+        members,
     )
 
 
@@ -248,7 +128,7 @@ def _check_document(data: Any) -> _Record:
         raise ArchiveError(
             f"archive version {_show(version)} is not supported (expected {VERSION})"
         )
-    return _Record(data, "archive", TOP_KEYS)
+    return _Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
 
 
 def _check_tournament(
@@ -343,8 +223,14 @@ def _check_matches(
     routes: dict[str, tuple[str | None, str | None]] = {}
     records = []
     for i, raw in enumerate(_list(data, "matches")):
-        record = _Record(raw, f"matches[{i}]", MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES)
+        record = _Record(
+            raw,
+            f"matches[{i}]",
+            MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES,
+            ("stage", *MATCH_OPTIONAL_FIELDS),
+        )
         match = Match(**record.fields(Match, MATCH_FIELDS))
+        match.decided_on_time = raw.get("decided_on_time", False) is True
         if not match.key.isprintable():
             raise ArchiveError(f"{record.at('key')} must be printable: {_show(match.key)}")
         if match.key in sides:
@@ -390,7 +276,7 @@ def _check_hands(
     data: Any,
     matches: dict[str, Match],
     sides: dict[str, tuple[int | None, int | None]],
-    rules: Any,
+    rules: dict[str, RuleSet],
 ) -> list[tuple[Hand, str, str | None]]:
     hands: list[tuple[Hand, str, str | None]] = []
     by_match: dict[str, list[Hand]] = {}
@@ -419,7 +305,7 @@ def _check_hands(
                 except ScoringError as error:
                     raise error.at_hand(number) from None
             dealer = Side(match.first_dealer) if match.first_dealer else None
-            scored_hands = scored_boards(rules, [row.to_input() for row in data_rows], dealer)
+            scored_hands = scored_boards(rules[key], [row.to_input() for row in data_rows], dealer)
         except (ScoringError, ValueError) as error:
             raise ArchiveError(f"match {key}: {error}") from None
         for hand, row, scored in zip(rows, data_rows, scored_hands, strict=True):
@@ -433,7 +319,11 @@ def _check_hands(
 
 
 def _check_audit(
-    data: Any, entry_count: int, matches: dict[str, Match], hands: set[tuple[str, int]]
+    data: Any,
+    entry_count: int,
+    matches: dict[str, Match],
+    hands: set[tuple[str, int]],
+    stage_count: int = 0,
 ) -> list[tuple[AuditEntry, str | None, Any]]:
     rows = []
     for i, raw in enumerate(_list(data, "audit")):
@@ -445,7 +335,7 @@ def _check_audit(
             row.object_type = _field_value(
                 AuditEntry._meta.get_field("object_type"), obj["type"], obj.at("type")
             )
-            ref = _check_ref(obj, row.object_type, entry_count, matches, hands)
+            ref = _check_ref(obj, row.object_type, entry_count, matches, hands, stage_count)
 
         def entry_index(value: int, where: str = record.where) -> int:
             if not 0 <= value < entry_count:
@@ -467,6 +357,7 @@ def _check_ref(
     entry_count: int,
     matches: dict[str, Match],
     hands: set[tuple[str, int]],
+    stage_count: int,
 ) -> Any:
     ref = obj["ref"]
     if ref is None:
@@ -474,6 +365,7 @@ def _check_ref(
     ok = {
         "entry": lambda: type(ref) is int and 0 <= ref < entry_count,
         "match": lambda: isinstance(ref, str) and ref in matches,
+        "stage": lambda: type(ref) is int and 1 <= ref <= stage_count,
         "hand": lambda: (
             isinstance(ref, list)
             and len(ref) == 2

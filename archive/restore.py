@@ -18,6 +18,7 @@ from tournaments.models import (
     Entry,
     Match,
     Player,
+    Stage,
     TeamMember,
     Tournament,
     new_token,
@@ -117,9 +118,14 @@ def _write(plan: Plan, owner: str | None) -> ImportReport:
     created, updated = tournament.created, tournament.updated
     _write_tournament(plan, users, owner, report)
     entries, new_players = _write_entries(plan, report)
-    by_key = _write_matches(plan, entries, report)
+    stage_pks = _write_stages(plan, entries)
+    by_key = _write_matches(plan, entries, report, stage_pks)
+    for row in plan.stages:
+        if row.time_called:
+            row.stage.time_called = {str(by_key[k].pk): n for k, n in row.time_called.items()}
+            row.stage.save(update_fields=["time_called"])
     hand_of = _write_hands(plan, users, by_key, report)
-    rows = _write_audit(plan, users, entries, by_key, hand_of, report)
+    rows = _write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 
@@ -178,7 +184,23 @@ def _write_entries(plan: Plan, report: ImportReport) -> tuple[list[Entry], list[
     return entries, new_players
 
 
-def _write_matches(plan: Plan, entries: list[Entry], report: ImportReport) -> dict[str, Match]:
+def _write_stages(plan: Plan, entries: list[Entry]) -> dict[int, Stage]:
+    """The stages saved, their entry indexes turned into the new entries' ids; by number."""
+    by_number = {}
+    for row in plan.stages:
+        stage = row.stage
+        stage.tournament = plan.tournament
+        stage.entrants = [entries[i].pk for i in row.entrants]
+        stage.pools = [[entries[i].pk for i in pool] for pool in row.pools]
+        stage.start_points = {str(entries[i].pk): n for i, n in row.start_points.items()}
+        stage.save()
+        by_number[stage.number] = stage
+    return by_number
+
+
+def _write_matches(
+    plan: Plan, entries: list[Entry], report: ImportReport, stages: dict[int, Stage]
+) -> dict[str, Match]:
     """The matches saved with their players and routes (a table-link token already in
     use here is renewed); returns them by key."""
     taken = set(
@@ -188,6 +210,8 @@ def _write_matches(plan: Plan, entries: list[Entry], report: ImportReport) -> di
     )
     for match in plan.matches:
         match.tournament = plan.tournament
+        number = plan.stage_of.get(match.key)
+        match.stage = stages[number] if number is not None else None
         a, b = plan.sides[match.key]
         match.side_a = entries[a] if a is not None else None
         match.side_b = entries[b] if b is not None else None
@@ -226,6 +250,7 @@ def _write_audit(
     by_key: dict[str, Match],
     hand_of: dict[tuple[str, int], Hand],
     report: ImportReport,
+    stages: dict[int, Stage],
 ) -> list[AuditEntry]:
     """The audit rows saved, their references and sides pointing at the new rows."""
     tournament = plan.tournament
@@ -235,7 +260,10 @@ def _write_audit(
         row.user = users.get(user) if user else None
         if user and user not in users:
             report.unknown_users.add(user)
-        row.object_id = _object_id(row.object_type, ref, tournament, entries, by_key, hand_of)
+        if row.object_type == "stage":
+            row.object_id = str(stages[ref].pk) if ref is not None else ""
+        else:
+            row.object_id = _object_id(row.object_type, ref, tournament, entries, by_key, hand_of)
         row.before = map_sides(row.before, row.object_type, lambda i: entries[i].pk)
         row.after = map_sides(row.after, row.object_type, lambda i: entries[i].pk)
         rows.append(row)

@@ -8,6 +8,8 @@ from typing import Any
 FORMAT = "ginclub-tournament"
 VERSION = 1
 TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
+OPTIONAL_TOP_KEYS = ("stages",)
+"""Written only for a tournament in stages: without it, the tournament is one bracket."""
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -62,7 +64,31 @@ MATCH_FIELDS = (
     "started_at",
     "completed_at",
 )
+MATCH_OPTIONAL_FIELDS = ("decided_on_time",)
+"""Written only when true (with ``"stage"``, written only for a match of a stage)."""
 MATCH_ENTRIES = ("side_a", "side_b")
+STAGE_FIELDS = (
+    "number",
+    "name",
+    "kind",
+    "status",
+    "rounds",
+    "pool_size",
+    "advance",
+    "tiebreaks",
+    "rules",
+    "round_rules",
+    "rules_locked_at",
+    "pairing_seed",
+    "third_place",
+    "bracket_reset",
+    "clock_started_at",
+    "clock_minutes",
+    "time_procedure",
+    "time_extra_hands",
+)
+STAGE_ENTRIES = ("entrants", "pools", "start_points", "time_called")
+"""Entry indexes: the entrants in seed order, the pools, late entries' starting points."""
 MATCH_ROUTES = ("next_match", "loser_next_match")
 HAND_FIELDS = (
     "number",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from scoring.engine import HandInput, RuleSet, ScoringError, score_played
 from scoring.services import first_dealer, load_inputs
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Match, Stage, Tournament
 
 from .structure import Problem, check_bracket
 
@@ -108,14 +108,40 @@ def check_structure(tournament: Tournament, matches: Sequence[Match]) -> list[Pr
     return found + check_bracket(matches, sides, routes, withdrawn)
 
 
+def check_stages(
+    tournament: Tournament, stages: Sequence[Stage], matches: Sequence[Match]
+) -> list[Problem]:
+    """A staged tournament: every match in a stage, keyed by it; every stage's players
+    entered here; stages after a running one not started."""
+    found = []
+    entry_ids = set(tournament.entries.values_list("pk", flat=True)) if stages else set()
+    by_pk = {stage.pk: stage for stage in stages}
+    for match in matches:
+        if stages and match.stage_id is None:
+            found.append(Problem(match.key, "stage", "a tournament in stages has no other match"))
+        stage = by_pk.get(match.stage_id) if match.stage_id else None
+        if stage is not None and not match.key.startswith(stage.key_prefix):
+            found.append(Problem(match.key, "stage", f"not a key of {stage.key_prefix}"))
+        if stage is not None and stage.status == Stage.Status.PENDING:
+            found.append(Problem(match.key, "stage", "a stage not started has a match"))
+    for stage in stages:
+        strangers = [pk for pk in stage.entrants if int(pk) not in entry_ids]
+        if strangers:
+            found.append(Problem(stage.key_prefix, "entrants", "a player not entered here"))
+    return found
+
+
 def verify(tournament: Tournament) -> tuple[int, list[Difference | Problem]]:
     """(number of matches, differences and problems) for every match of ``tournament``:
     the bracket's shape, then each match's stored summary against its hands."""
-    rules = tournament.ruleset
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
     inputs = load_inputs(match__tournament=tournament, stream=True)
     found: list[Difference | Problem] = [*check_structure(tournament, matches)]
+    stages = {stage.pk: stage for stage in Stage.objects.filter(tournament=tournament)}
+    found += check_stages(tournament, list(stages.values()), matches)
     for match in matches:
         match.tournament = tournament
-        found += check_match(match, inputs.get(match.pk, []), rules)
+        if match.stage_id is not None:
+            match.stage = stages[match.stage_id]
+        found += check_match(match, inputs.get(match.pk, []), match.ruleset)
     return len(matches), found

@@ -170,15 +170,16 @@ def match_document(
     (hands, the section's last round; a third while a player is not known yet) on a match
     loaded with its tournament and players."""
     tournament = match.tournament
-    sheets = score_matches(tournament.ruleset, [match], load_inputs(match=match))
+    ruleset = match.ruleset  # a stage's match length, for its round
+    sheets = score_matches(ruleset, [match], load_inputs(match=match))
     last = _last_round(tournament, match.section)
     feeders = _feeders([match])
     with translation.override(tournament.language):
         sheet = _scoresheet(
             match,
             sheets.get(match.pk),
-            rules=tournament.ruleset.to_dict(),
-            summary=rules_summary(tournament.ruleset),
+            rules=ruleset.to_dict(),
+            summary=rules_summary(ruleset),
             last_round=last,
             table_link=table_link,
             feeders=feeders,
@@ -202,7 +203,7 @@ def round_matches(tournament: Tournament, *, section: str, number: int) -> list[
     matches = list(
         Match.objects.filter(
             tournament=tournament, section=section, round=number, is_bye=False
-        ).select_related("side_a__player", "side_b__player")
+        ).select_related("side_a__player", "side_b__player", "stage")
     )
     for match in matches:
         match.tournament = tournament  # the one already loaded, not a join per row
@@ -221,12 +222,13 @@ def round_document(
     if not matches:
         return [], labels()
     inputs = load_inputs(match__in=[match.pk for match in matches])
-    played = score_matches(tournament.ruleset, matches, inputs)
+    ruleset = matches[0].ruleset  # one round: one stage, one match length
+    played = score_matches(ruleset, matches, inputs)
     last = _last_round(tournament, matches[0].section)
     feeders = _feeders(matches)
-    rules = tournament.ruleset.to_dict()
+    rules = ruleset.to_dict()
     with translation.override(tournament.language):
-        summary = rules_summary(tournament.ruleset)
+        summary = rules_summary(ruleset)
         sheets = [
             _scoresheet(
                 match,

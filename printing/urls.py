@@ -19,4 +19,14 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/bracket.pdf", views.bracket_pdf, name="bracket-pdf"),
     path("t/<slug:slug>/standings.pdf", views.standings_pdf, name="standings-pdf"),
+    path(
+        "t/<slug:slug>/stages/<int:stage>/rounds/<int:round>/pairings.pdf",
+        views.pairings_pdf,
+        name="pairings-pdf",
+    ),
+    path(
+        "t/<slug:slug>/stages/<int:stage>/standings.pdf",
+        views.stage_standings_pdf,
+        name="stage-standings-pdf",
+    ),
 ]

@@ -13,6 +13,9 @@ Who sees what:
   ``reset``, ``third_place``), as the round-control screen links it. Byes are left out.
 * ``/t/<slug>/bracket.pdf`` and ``/t/<slug>/standings.pdf`` are public, built from the
   data of the public page.
+* A tournament in stages also has, public, ``/t/<slug>/stages/<n>/rounds/<r>/pairings.pdf``
+  (the table list of round ``r`` of stage ``n``) and ``/t/<slug>/stages/<n>/standings.pdf``
+  (the stage's standings with every tiebreak's value and their order).
 
 Every PDF is in the tournament's language and page size (see :mod:`printing.documents`).
 """
@@ -38,6 +41,7 @@ from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct
 
 from . import documents as pdf_data
+from . import stage_documents
 from .pdfs import render_bracket, render_scoresheets, render_standings
 from .pdfs.team_sheet import render_team_scoresheets
 
@@ -142,3 +146,44 @@ def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 @condition(etag_func=_pdf_etag("standings"), last_modified_func=last_modified)
 def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     return _bracket_pdf(request, slug, pdf_data.standings_document, render_standings, "standings")
+
+
+def _stage_tag(kind: str, **kwargs: Any) -> str:
+    return "-".join([kind, *(str(kwargs[name]) for name in sorted(kwargs)), "pdf"])
+
+
+def _stage_etag(kind: str) -> Callable[..., str]:
+    def etag(request: HttpRequest, slug: str, **kwargs: Any) -> str:
+        return live(request, slug).etag(_stage_tag(kind, **kwargs))
+
+    return etag
+
+
+def _stage_modified(request: HttpRequest, slug: str, **kwargs: Any) -> Any:
+    return last_modified(request, slug)
+
+
+@require_GET
+@condition(etag_func=_stage_etag("pairings"), last_modified_func=_stage_modified)
+def pairings_pdf(request: HttpRequest, slug: str, stage: int, round: int) -> HttpResponse:
+    found_live = live(request, slug)
+    found = stage_documents.pairings_document(found_live.tournament, stage, round)
+    if found is None:
+        return not_found(_("This round has not been paired."))
+    sheet, labels = found
+    content = render_standings(sheet, labels=labels)
+    response = pdf_response(content, f"{slug}-stage-{stage}-round-{round}-pairings.pdf")
+    return live_headers(response, found_live, _stage_tag("pairings", stage=stage, round=round))
+
+
+@require_GET
+@condition(etag_func=_stage_etag("stage-standings"), last_modified_func=_stage_modified)
+def stage_standings_pdf(request: HttpRequest, slug: str, stage: int) -> HttpResponse:
+    found_live = live(request, slug)
+    found = stage_documents.stage_standings_document(found_live.tournament, stage)
+    if found is None:
+        return not_found(_("This stage has no standings yet."))
+    sheet, labels = found
+    content = render_standings(sheet, labels=labels)
+    response = pdf_response(content, f"{slug}-stage-{stage}-standings.pdf")
+    return live_headers(response, found_live, _stage_tag("stage-standings", stage=stage))

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import MatchSheet
 from scoring.services import load_inputs, score_matches
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Entry, Match, Stage, Tournament
 
+from .stages import StageView, overall, stage_views
 from .standings import Standings, compute
 
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
@@ -32,6 +33,10 @@ class PublicData:
     matches: list[Match]
     standings: Standings
     entries: list[Entry] = field(default_factory=list)
+    stages: list[Stage] = field(default_factory=list)
+
+    def stage_views(self) -> list[StageView]:
+        return stage_views(self.tournament, self.stages, self.matches, self.standings)
 
     @property
     def sheets(self) -> dict[int, MatchSheet]:
@@ -61,7 +66,9 @@ def load(tournament: Tournament) -> PublicData:
     )
     entries: list[Entry] = []
     sheets: dict[int, MatchSheet] = {}
+    stages: list[Stage] = []
     if matches:
+        stages = attach_stages(tournament, matches)
         sheets = _sheets(tournament, matches)
     else:
         entries = list(
@@ -78,8 +85,11 @@ def load(tournament: Tournament) -> PublicData:
                 "player__hidden",
             )
         )
-    result = compute(tournament, matches, sheets)
-    return PublicData(tournament, matches, result, entries)
+    if stages:
+        result = overall(tournament, stages, matches, sheets)
+    else:
+        result = compute(tournament, matches, sheets)
+    return PublicData(tournament, matches, result, entries, stages)
 
 
 # The engine's sheets of the matches this process scored lately, by what decides a sheet:
@@ -95,7 +105,7 @@ def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchShee
     """Every match's sheet: the ones this process scored at the same version as they were,
     the others from their hands (one query for all of them, streamed)."""
     rules = tuple(sorted((name, repr(value)) for name, value in tournament.rules.items()))
-    keys = {m.pk: (m.pk, m.version, m.first_dealer or "", rules) for m in matches}
+    keys = {m.pk: (m.pk, m.version, m.first_dealer or "", _rules_key(m, rules)) for m in matches}
     with _scored_lock:
         known = {pk: _scored[key] for pk, key in keys.items() if key in _scored}
     sheets = {pk: sheet for pk, sheet in known.items() if sheet is not None}
@@ -106,7 +116,14 @@ def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchShee
             inputs = load_inputs(match__tournament=tournament, stream=True)
         else:
             inputs = load_inputs(match__in=[match.pk for match in stale], stream=True)
-        fresh = score_matches(tournament.ruleset, stale, inputs)
+        fresh: dict[int, MatchSheet] = {}
+        by_rules: dict[tuple, list[Match]] = {}
+        for match in stale:
+            by_rules.setdefault(keys[match.pk][3], []).append(match)
+        for group in by_rules.values():
+            first = group[0]
+            rules_set = first.ruleset if first.stage_id else tournament.ruleset
+            fresh.update(score_matches(rules_set, group, inputs))
         sheets.update(fresh)
         with _scored_lock:
             for match in stale:  # None: no hands, no sheet
@@ -114,6 +131,29 @@ def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchShee
             while len(_scored) > SCORED_SHEETS:
                 _scored.popitem(last=False)
     return sheets
+
+
+def _rules_key(match: Match, tournament_rules: tuple) -> tuple:
+    if match.stage_id is None:
+        return tournament_rules
+    spec = match.stage.rules_for_round(match.round)
+    return tuple(sorted((name, repr(value)) for name, value in spec.items()))
+
+
+def attach_stages(tournament: Tournament, matches: list[Match]) -> list[Stage]:
+    """The tournament's stages (one query, none without staged matches), each match given
+    its own so that its rules need no further query."""
+    if not any(m.stage_id for m in matches):
+        return []
+    stages = list(Stage.objects.filter(tournament=tournament))
+    by_pk = {stage.pk: stage for stage in stages}
+    for stage in stages:
+        stage.tournament = tournament
+    for match in matches:
+        match.tournament = tournament
+        if match.stage_id:
+            match.stage = by_pk[match.stage_id]
+    return stages
 
 
 def forget_sheets() -> None:

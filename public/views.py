@@ -28,8 +28,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
-from tournaments.models import Match, Tournament
+from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
+from tournaments.stages import current_stage
 
 from . import live as live_pages
 from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
@@ -45,6 +46,7 @@ from .live import (
     visitor_tag,
 )
 from .ratings import with_club_ratings
+from .stages import QUALIFYING, StageView, stages_line
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -85,7 +87,21 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "live": tournament.status == Tournament.Status.RUNNING,
         "poll_seconds": live_pages.POLL_SECONDS,
     }
-    if data.round_robin:
+    if data.stages:
+        views = data.stage_views()
+        current = current_stage(data.stages)
+        view = next(v for v in views if current is not None and v.number == current.number)
+        context["stage_views"] = views
+        context["current_view"] = view
+        context["earlier_views"] = [
+            v for v in views if v.number < view.number and v.kind in QUALIFYING
+        ]
+        if current is not None and current.is_knockout:
+            mine = [m for m in data.matches if m.stage_id == current.pk]
+            context["sections"] = bracket_sections(
+                mine, double=current.kind == Stage.Kind.DOUBLE_ELIMINATION
+            )
+    elif data.round_robin:
         players = sorted((row.stats for row in data.standings.rows), key=seed_key)
         context["cross_table"] = cross_table(data.matches, players)
     else:
@@ -101,6 +117,11 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
         part: packed(_render(None, f"{PAGE}#{part}", context)) for part in PAGE_PARTS
     }
     parts["has_bracket"] = bool(data.matches)
+    parts["has_stages"] = bool(data.stages)
+    current = current_stage(data.stages)
+    if current is not None:  # the match length being played now
+        parts["rules_line"] = rules_summary(current.ruleset_for_round(None))
+    parts["format_line"] = stages_line(data.stages) if data.stages else format_line(tournament)
     return parts
 
 
@@ -143,9 +164,11 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = found.tournament
     context = {
         "tournament": tournament,
-        "format_line": format_line(tournament),
-        "rules_line": rules_summary(tournament.ruleset),
+        # .get: a render cached by a version of the site from before stages lacks these.
+        "format_line": rendered.parts.get("format_line") or format_line(tournament),
+        "rules_line": rendered.parts.get("rules_line") or rules_summary(tournament.ruleset),
         "has_bracket": rendered.parts["has_bracket"],
+        "has_stages": rendered.parts.get("has_stages", False),
         "round_robin": tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN,
         **{f"{part}_region": mark_safe(unpacked(rendered.parts[part])) for part in PAGE_PARTS},
     }
@@ -175,6 +198,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
             "champion": champion.name if champion is not None else None,
         },
         "standings": [row.as_json() for row in data.standings.rows],
+        "stages": [view.as_json() for view in data.stage_views()],
     }
     with_club_ratings(payload["standings"], data)
     members = team_members(tournament)
@@ -202,6 +226,15 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
              "matches_won", "matches_played", "games_won", "games_lost",
              "points_for", "points_against", "hands_won", "gins", "undercuts",
              "shutouts", "average_knock_deadwood": float (1 decimal) or null}
+          ],
+          "stages": [  # in order; a tournament of one bracket is one stage
+            {"name", "kind" (swiss | round_robin | single_elimination |
+                             double_elimination),
+             "tiebreaks": [names in order],
+             "standings": [rows as above, plus each tiebreak's value by its name
+                           (and "pool": n in round-robin pools)],
+             "rounds": [[{"table": int or null, "a": name, "b": name or null (a bye),
+                          "winner": "a" | "b" | null (unplayed)}, …], …]}
           ]
         }
 
@@ -231,7 +264,11 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
     losers' bracket, the standings, then the tables in play, a panel per
     :data:`DISPLAY_TABLES_PER_PANEL` tables."""
     panels = []
-    if data.round_robin:
+    view = _current_view(data)
+    if view is not None and view.kind in QUALIFYING:
+        if view.rounds:
+            panels.append(Panel("pairings", f"{view.name} · {view.rounds[-1][0]}"))
+    elif data.round_robin:
         if 0 < len(data.standings.rows) <= DISPLAY_MAX_CROSS_TABLE:
             panels.append(Panel("bracket", _("Results")))
     elif data.matches:
@@ -249,6 +286,13 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
             }
         panels.append(Panel(_table_panel(number), title))
     return panels
+
+
+def _current_view(data: PublicData) -> StageView | None:
+    current = current_stage(data.stages)
+    if current is None:
+        return None
+    return next((v for v in data.stage_views() if v.number == current.number), None)
 
 
 def _table_pages(tables: list[LiveTable]) -> list[list[LiveTable]]:
@@ -308,7 +352,16 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         wrapped[panel.name] = packed(
             _render(None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(body)})
         )
-    return {"panels": panels, "bodies": bodies, "wrapped": wrapped, "called": calls}
+    current = current_stage(data.stages)
+    return {
+        "panels": panels,
+        "bodies": bodies,
+        "wrapped": wrapped,
+        "called": calls,
+        "stage": current.name if current is not None else "",
+        "clock_end": current.clock_end_ms if current is not None else None,
+        "clock_ends_at": current.clock_ends_at if current is not None else None,
+    }
 
 
 def _display_panel(request: HttpRequest, parts: dict[str, Any]) -> Panel:
@@ -362,6 +415,10 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
             "other_bodies": [
                 mark_safe(unpacked(parts["bodies"][p.name])) for p in parts["panels"] if p != panel
             ],
+            # .get: a render cached by a version of the site from before stages lacks these.
+            "stage": parts.get("stage", ""),
+            "clock_end": parts.get("clock_end"),
+            "clock_ends_at": parts.get("clock_ends_at"),
         }
         response = HttpResponse(_render(request, DISPLAY, context))
     return headers(response, found, _display_what(request), rendered.tag)

@@ -61,7 +61,7 @@ class DealForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.match = match
-        rules: RuleSet = match.tournament.ruleset
+        rules: RuleSet = match.ruleset
         self.rules = rules
         self.deal_number = number
         self.fields["number"].initial = number

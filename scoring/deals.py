@@ -74,7 +74,7 @@ def deal_version(boards: Sequence[Hand]) -> str:
 
 def team_sheet(match: Match, hands: Sequence[Hand]) -> TeamSheet:
     """The engine's board-by-board view of a team match (for its sheet and PDF)."""
-    rules = match.tournament.ruleset
+    rules = match.ruleset
     return score_team_match(rules, deals_of(rules, hand_inputs(hands)), first_dealer(match))
 
 
@@ -128,7 +128,7 @@ def record_deal(
         new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
         inputs = [*hand_inputs(hands), *(board.to_input() for board in boards)]
         sheet = score_played(
-            match.tournament.ruleset, inputs, first_dealer(match, dealer if new_dealer else None)
+            match.ruleset, inputs, first_dealer(match, dealer if new_dealer else None)
         )
         if new_dealer:
             match.first_dealer = dealer
@@ -144,8 +144,7 @@ def record_deal(
             for index, board in enumerate(boards, start=1)
         ]
         store_summary(match, sheet, user=user, via=via)
-        if match.tournament.rules_locked_at is None:
-            tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
+        tournament_services.lock_match_rules(match, user=user, via=via)
         audit.record(
             tournament=match.tournament,
             action="deal entered",
@@ -181,7 +180,7 @@ def _seen_deal(
 def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
     """Score the changed boards; a problem with another deal is reported as such."""
     try:
-        return score_played(match.tournament.ruleset, inputs, first_dealer(match))
+        return score_played(match.ruleset, inputs, first_dealer(match))
     except ScoringError as error:
         if error.deal == changed:
             raise ScoringError(

@@ -184,7 +184,7 @@ class HandForm(CardPicker, forms.Form):
         self.ruling: Ruling | None = None  # what the cards say, when they were picked
         self.cards_incomplete = False
         self.missing: list[str] = []  # labels of required fields left empty
-        rules: RuleSet = match.tournament.ruleset
+        rules: RuleSet = match.ruleset
         # The engine refuses more than the rules allow (98, or more when an ace counts
         # more than 10); the browser is told the same.
         self.max_deadwood = rules.max_deadwood
@@ -262,7 +262,7 @@ class HandForm(CardPicker, forms.Form):
         if data.get("kind") == Hand.Kind.DRAW:
             self.add_error("knocker_cards", gettext("A dead hand has no cards to settle."))
             return
-        rules: RuleSet = self.match.tournament.ruleset
+        rules: RuleSet = self.match.ruleset
         cards = self.cards()
         assert cards is not None
         # Still picking: the preview says how far along, rather than an error.

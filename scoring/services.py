@@ -187,7 +187,7 @@ def match_inputs(match: Match) -> list[HandInput]:
 def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
     """The engine's view of ``match`` (one query for the hands unless they are given)."""
     inputs = match_inputs(match) if hands is None else hand_inputs(hands)
-    return score_played(match.tournament.ruleset, inputs, first_dealer(match))
+    return score_played(match.ruleset, inputs, first_dealer(match))
 
 
 def score_matches(
@@ -214,7 +214,7 @@ def preview(
 ) -> ScoredHand:
     """What ``data`` would score as the next hand; raises ScoringError if the rules refuse."""
     return preview_hand(
-        match.tournament.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
+        match.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
     )
 
 
@@ -328,7 +328,7 @@ def _record_locked(
     _check_open(match)
     new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
     sheet = score_match(
-        match.tournament.ruleset,
+        match.ruleset,
         [*inputs, data.to_input()],
         first_dealer(match, dealer if new_dealer else None),
     )
@@ -346,8 +346,7 @@ def _record_locked(
             **asdict(data),
         )
         store_summary(match, sheet, user=user, via=via)
-        if match.tournament.rules_locked_at is None:
-            tournament_services.lock_rules(tournament=match.tournament, user=user, via=via)
+        tournament_services.lock_match_rules(match, user=user, via=via)
         audit.record(
             tournament=match.tournament,
             action="hand entered",
@@ -486,7 +485,7 @@ def set_table_link(*, match: Match, action: str, user: Any) -> Match:
 def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
     """Score the corrected hand list; a problem with another hand is reported as such."""
     try:
-        return score_match(match.tournament.ruleset, inputs, first_dealer(match))
+        return score_match(match.ruleset, inputs, first_dealer(match))
     except ScoringError as error:
         if error.hand == changed:
             raise ScoringError(error.template, error.params, field=error.field) from None

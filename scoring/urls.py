@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import corrections, disputes, team_views, views
+from . import corrections, disputes, team_views, time_views, views
 
 app_name = "scoring"
 
@@ -29,4 +29,9 @@ urlpatterns = [
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
     path(MATCH + "table-link/", views.table_link, name="table-link"),
     path("t/<slug:slug>/manage/dispute/", disputes.dispute, name="dispute"),
+    path(
+        "t/<slug:slug>/manage/stages/<int:stage_id>/time/",
+        time_views.stage_time,
+        name="stage-time",
+    ),
 ]

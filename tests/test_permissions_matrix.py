@@ -83,7 +83,7 @@ from tests.factories import (
 from tests.scoring.helpers import gin, knock, play, win_games
 from tests.teams import deal_post, make_teams, play_deals, team_tournament
 from tests.teams import knock as team_knock
-from tournaments import player_csv
+from tournaments import player_csv, stages
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
 
@@ -257,6 +257,15 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:tables-assign": ITS_DIRECTORS_ACTION,
     "tournaments:match-confirm": ITS_DIRECTORS_ACTION,
     "tournaments:match-walkover": ITS_DIRECTORS_ACTION,
+    "tournaments:stages": ITS_DIRECTORS_PAGE,
+    "tournaments:stage-add": ITS_DIRECTORS_ACTION,
+    "tournaments:stages-start": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-remove": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-pair": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-close": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-clock": ITS_DIRECTORS_ACTION,
+    "scoring:stage-time": ITS_DIRECTORS_ACTION,
+    "tournaments:match-lucky-loser": ITS_DIRECTORS_ACTION,
     "tournaments:roles": ITS_DIRECTORS_PAGE,
     "tournaments:role-add": ITS_DIRECTORS_ACTION,
     "tournaments:role-remove": ITS_DIRECTORS_ACTION,
@@ -265,6 +274,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "printing:round-scoresheets": ITS_DIRECTORS_PAGE,  # every table link of a round
     "printing:bracket-pdf": PUBLIC_PAGE,
     "printing:standings-pdf": PUBLIC_PAGE,
+    "printing:pairings-pdf": PUBLIC_PAGE,
+    "printing:stage-standings-pdf": PUBLIC_PAGE,
     "archive:tournament-export": ITS_DIRECTORS_PAGE,
     "club:player": PUBLIC_PAGE,  # the club player's page: names and results only
     "club:tournament-ratings": PUBLIC_PAGE,
@@ -350,6 +361,16 @@ class World:
     """The director's team tournament still taking teams."""
     free_players: tuple[Player, Player]
     """Two registry players in no team yet (a team to register)."""
+    staging: Tournament
+    """In stages (a Swiss stage, then a knockout), not started."""
+    staged: Tournament
+    """A Swiss stage of two rounds, the first played."""
+    closable: Tournament
+    """A Swiss stage of one round, played: ready for the cut."""
+    knockout: Tournament
+    """Cut from its Swiss stage into a knockout not begun."""
+    lucky: Match
+    """The knockout's match, ready: a lucky loser may come in."""
 
 
 def build_world() -> World:
@@ -423,9 +444,6 @@ def build_world() -> World:
         name="Matrix season", slug="matrix-season", owner=director, placing_points=[3, 2, 1]
     )
     season.tournaments.add(running)
-    # The stored club rating as the results stand: a public page then reads it and writes
-    # nothing (a page recomputes it only after results changed).
-    ratings.recompute()
     teams = team_tournament(owner=director, name="Pairs Night", **staff)
     make_teams(teams, 4)
     generate_bracket(tournament=teams, user=director)
@@ -434,6 +452,18 @@ def build_world() -> World:
     team_playing.refresh_from_db()
     team_registering = team_tournament(owner=director, name="Pairs Cup", **staff)
     make_teams(team_registering, 2, prefix="Cup")
+    staging, staged, closable, knockout = (
+        _staged(director, staff, name, played)
+        for name, played in (
+            ("Summer Swiss", "none"),
+            ("Autumn Swiss", "round"),
+            ("Winter Swiss", "stage"),
+            ("Spring Swiss", "cut"),
+        )
+    )
+    # The stored club rating as the results stand: a public page then reads it and writes
+    # nothing (a page recomputes it only after results changed).
+    ratings.recompute()
     return World(
         users=users,
         running=running,
@@ -452,7 +482,38 @@ def build_world() -> World:
         team_playing=team_playing,
         team_registering=team_registering,
         free_players=(make_player(name="Free One"), make_player(name="Free Two")),
+        staging=staging,
+        staged=staged,
+        closable=closable,
+        knockout=knockout,
+        lucky=Match.objects.get(stage__tournament=knockout, stage__number=2),
     )
+
+
+def _staged(director: Any, staff: dict[str, Any], name: str, played: str) -> Tournament:
+    """Four players in a Swiss stage then a knockout of two, played as far as ``played``
+    says: ``none`` (not started), ``round`` (round 1 of 2), ``stage`` (its one round), or
+    ``cut`` (the knockout has begun)."""
+    tournament = make_tournament(owner=director, name=name, **staff)
+    make_entries(tournament=tournament, count=4)
+    stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        rounds=2 if played == "round" else 1,
+        advance=2,
+    )
+    stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+    if played == "none":
+        return tournament
+    stages.start(tournament=tournament, user=director)
+    for match in Match.objects.filter(tournament=tournament, status="ready"):
+        play(match, win_games("A", 3), user=director)
+        scoring_services.confirm_result(match=match, user=director)
+    if played == "cut":
+        stages.close_stage(stage=tournament.stages.get(number=1), user=director)
+    tournament.refresh_from_db()
+    return tournament
 
 
 # -- which objects each URL is about, and what its POST sends -----------------------------------
@@ -482,6 +543,17 @@ TOURNAMENT_OF = {
     "tournaments:tables-assign": "drawn",
     "tournaments:team-add": "team_registering",
     **{f"scoring:{name}": "teams" for name in ("deal-create", "deal-edit", "deal-delete")},
+    "tournaments:stages": "staged",
+    "tournaments:stage-add": "staging",
+    "tournaments:stages-start": "staging",
+    "tournaments:stage-remove": "staging",
+    "tournaments:stage-pair": "staged",
+    "tournaments:stage-clock": "staged",
+    "scoring:stage-time": "staged",
+    "tournaments:stage-close": "closable",
+    "tournaments:match-lucky-loser": "knockout",
+    "printing:pairings-pdf": "staged",
+    "printing:stage-standings-pdf": "staged",
 }
 # The match a match or table URL is about, when not the one in play.
 MATCH_OF = {
@@ -494,6 +566,15 @@ MATCH_OF = {
         for prefix in ("", "table-")
         for action in ("create", "edit", "delete")
     },
+    "tournaments:match-lucky-loser": "lucky",
+}
+# The stage a stage URL is about: (the tournament, as TOURNAMENT_OF names it; number).
+STAGE_OF = {
+    "tournaments:stage-remove": 2,
+    "tournaments:stage-pair": 1,
+    "tournaments:stage-clock": 1,
+    "scoring:stage-time": 1,
+    "tournaments:stage-close": 1,
 }
 SETUP_FORM = {
     "name": "Renamed by the matrix",
@@ -611,6 +692,15 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         "rounding": "1",
     },
     "club:payment-save": lambda w: {"method": "cash", "amount": "10"},
+    "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
+    "tournaments:stage-clock": lambda w: {"minutes": 40},
+    "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
+    "tournaments:match-lucky-loser": lambda w: {
+        "side": "B",
+        "entry": w.knockout.entries.exclude(pk__in=w.knockout.stages.get(number=2).entrants)
+        .first()
+        .pk,
+    },
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
 }
 
@@ -658,6 +748,10 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = entry.pk
         elif argument == "field":
             values[argument] = "paid"
+        elif argument in ("stage", "round"):
+            values[argument] = 1
+        elif argument == "stage_id":
+            values[argument] = tournament.stages.get(number=STAGE_OF[pattern.key]).pk
         elif argument == "object_id" and pattern.route.startswith("admin/r/"):
             values[argument] = world.running.pk
         elif argument == "content_type_id":

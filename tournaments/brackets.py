@@ -80,6 +80,7 @@ class Section(StrEnum):
     THIRD_PLACE = "third_place"
     CONSOLATION = "consolation"
     ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"  # a Swiss round's matches (tournaments.swiss pairs them, no bracket)
 
 
 Side = Literal["A", "B"]

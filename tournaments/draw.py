@@ -127,6 +127,10 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
     finished, or fewer than two can play."""
     if tournament.matches.exists():
         raise ValidationError(_("The bracket has already been generated."))
+    if tournament.stages.exists():
+        raise ValidationError(
+            _("This tournament is played in stages: start it on the Stages page.")
+        )
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("This tournament is finished."))
     playing, left_out = playing_entries(tournament)

@@ -19,6 +19,7 @@ from . import audit
 from .changes import changing
 from .models import Entry, Player, TeamMember, Tournament
 from .registry import create_player
+from .stage_standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
 
@@ -26,7 +27,7 @@ ENTRY_FLAGS = ("checked_in", "paid")
 def _open_for_entries(tournament: Tournament) -> None:
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("This tournament is finished."))
-    if tournament.matches.exists():
+    if tournament.matches.exists() and not late_entries_open(tournament):
         raise ValidationError(
             _(
                 "The bracket has been generated: the field is closed. "

@@ -1,5 +1,6 @@
 """What the round-control screen shows: per round, which tables are still playing, what
-is queued for a table and what awaits confirmation. Read-only; two queries."""
+is queued for a table and what awaits confirmation (of a tournament in stages, the
+stage being played). Read-only; two queries."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ class RoundInfo:
 
     @property
     def label(self) -> str:
-        if self.section in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN):
+        if self.section in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN, Match.Section.SWISS):
             return _("Round %(round)d") % {"round": self.round}
         if self.section in (Match.Section.LOSERS, Match.Section.CONSOLATION):
             return f"{self.section_label} · " + _("round %(round)d") % {"round": self.round}
@@ -90,9 +91,13 @@ def join_and(items: list[str]) -> str:
 def round_overview(tournament: Tournament) -> Overview:
     matches = list(
         Match.objects.filter(tournament=tournament)
-        .select_related("side_a__player", "side_b__player")
+        .select_related("side_a__player", "side_b__player", "stage")
         .order_by("pk")
     )
+    if any(m.stage_id for m in matches):
+        # A tournament in stages: the stage being played (the latest with matches).
+        latest = max(m.stage.number for m in matches if m.stage is not None)
+        matches = [m for m in matches if m.stage is not None and m.stage.number == latest]
     rounds: dict[tuple[str, int], RoundInfo] = {}
     for match in matches:
         key = (match.section, match.round)

@@ -31,10 +31,10 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from . import audit
+from . import audit, stages
 from .changes import changed as public_changed
 from .changes import changing
-from .models import Entry, Match, Tournament
+from .models import Entry, Match, Stage, Tournament
 from .routing import OTHER, Board, copy_state, lock_tournament
 
 Status = Match.Status
@@ -48,7 +48,10 @@ def _match_state(match: Match) -> dict[str, Any]:
 
 def _finish_or_resume(board: Board) -> None:
     tournament = board.tournament
-    if board.all_complete():
+    staged = any(m.stage_id for m in board.matches.values())
+    if board.all_complete() and (
+        not staged or stages.finished(tournament, list(board.matches.values()))
+    ):
         new_status = Tournament.Status.FINISHED
     elif tournament.status == Tournament.Status.FINISHED:
         new_status = Tournament.Status.RUNNING
@@ -267,6 +270,28 @@ def forfeit(
     return match
 
 
+def decide_on_time(*, match: Match, winner_side: str, user: Any, via: str = "") -> Match:
+    """Time was called: ``winner_side``, leading by the procedure the director chose
+    (:mod:`scoring.timing` works it out from the hands), wins, and the match records that
+    it was decided on time."""
+    if winner_side not in ("A", "B"):
+        raise ValidationError(_("Choose side A or side B as the winner."))
+    with changing(match.tournament_id):
+        board = Board.load(match.tournament, focus=match)
+        current = board.get(match)
+        if current.status == Status.COMPLETE:
+            raise ValidationError(_("This match is already complete."), code="complete")
+        if not current.has_both_sides:
+            raise ValidationError(_("Both players must be known to award a walkover."))
+        before = _match_state(current)
+        board.complete(current, winner_side)
+        current.decided_on_time = True
+        Match.objects.filter(pk=current.pk).update(decided_on_time=True)
+        _settle_move(board, current, match, "decided on time", before, user=user, via=via)
+        match.decided_on_time = True
+    return match
+
+
 def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
     """Take a player out. Once the bracket exists, each unfinished match of theirs with a
     known opponent is a walkover for the opponent; later opponents get one on arrival."""
@@ -381,6 +406,22 @@ def lock_rules(*, tournament: Tournament, user: Any = None, via: str = "") -> To
         elif tournament.rules_locked_at is None:
             tournament.refresh_from_db(fields=["rules_locked_at"])
     return tournament
+
+
+def lock_match_rules(match: Match, *, user: Any = None, via: str = "") -> None:
+    """A hand was scored in ``match``: the tournament's rules lock with its first hand
+    (:func:`lock_rules`) and the match's stage's rules with the stage's first."""
+    if match.tournament.rules_locked_at is None:
+        lock_rules(tournament=match.tournament, user=user, via=via)
+    lock_stage_rules(match)
+
+
+def lock_stage_rules(match: Match) -> None:
+    """A stage's rules lock with its first hand."""
+    if match.stage_id is not None and match.stage.rules_locked_at is None:
+        Stage.objects.filter(pk=match.stage_id, rules_locked_at__isnull=True).update(
+            rules_locked_at=timezone.now()
+        )
 
 
 def rules_locked_error(tournament: Tournament) -> ValidationError:

@@ -93,6 +93,7 @@ from .teams import (
     score_played,
     score_team_match,
 )
+from .timing import time_leader
 
 __all__ = [
     "KNOBS",
@@ -152,4 +153,5 @@ __all__ = [
     "score_request",
     "score_team_match",
     "settle",
+    "time_leader",
 ]

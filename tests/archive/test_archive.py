@@ -19,7 +19,7 @@ from scoring.services import correct_hand, delete_hand, record_hand, set_table_l
 from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user
 from tests.scoring.helpers import knock, named
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
+from tournaments.models import AuditEntry, Entry, Match, Player, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -195,7 +195,14 @@ def test_every_model_field_is_in_the_archive():
         Player: {*archive.PLAYER_FIELDS, *archive.PLAYER_OPTIONAL_FIELDS}
         | {"created", "updated", "created_by"},
         Entry: {*archive.ENTRY_FIELDS, *archive.ENTRY_TEAM_FIELDS, "player", "tournament"},
-        Match: {*archive.MATCH_FIELDS, *archive.MATCH_ENTRIES, *archive.MATCH_ROUTES},
+        Match: {
+            *archive.MATCH_FIELDS,
+            *archive.MATCH_OPTIONAL_FIELDS,
+            *archive.MATCH_ENTRIES,
+            *archive.MATCH_ROUTES,
+            "stage",
+        },
+        Stage: {*archive.STAGE_FIELDS, *archive.STAGE_ENTRIES, "tournament"},
         Hand: {*archive.HAND_FIELDS, *archive.HAND_OPTIONAL_FIELDS, "match", "entered_by"},
         AuditEntry: {*archive.AUDIT_FIELDS, "user", "before", "after", "tournament"},
     }
@@ -461,3 +468,58 @@ def test_director_screens_link_the_export(client):
     client.force_login(tournament.owner)
     page = client.get(f"/t/{tournament.slug}/manage/").content.decode()
     assert f'href="/t/{tournament.slug}/export.json"' in page
+
+
+def test_round_trip_of_a_tournament_in_stages(tmp_path):
+    from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
+    from tournaments import stages
+
+    tournament = make_event(10)
+    owner = tournament.owner
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=owner,
+        kind="swiss",
+        rounds=2,
+        advance=4,
+        rules=ONE_GAME_TO_100,
+        tiebreaks=["match_points", "head_to_head", "buchholz"],
+    )
+    stages.add_stage(
+        tournament=tournament,
+        user=owner,
+        kind="single_elimination",
+        round_rules={"2": {"games_to_win": 2, "game_target": 100}},
+    )
+    stages.start(tournament=tournament, user=owner)
+    play_open(tournament, swiss)
+    stages.pair_next_round(stage=swiss, user=owner)
+    play_open(tournament, swiss)
+    stages.close_stage(stage=swiss, user=owner)
+    first = export(tournament)
+    document = json.loads(first)
+    assert [s["kind"] for s in document["stages"]] == ["swiss", "single_elimination"]
+    assert document["stages"][1]["round_rules"] == {"2": {"games_to_win": 2, "game_target": 100}}
+    assert {m["stage"] for m in document["matches"]} == {1, 2}
+    assert any(r["object"] and r["object"]["type"] == "stage" for r in document["audit"])
+    forget(tournament)
+    assert not Stage.objects.exists()
+
+    run_import(write(tmp_path, first))
+
+    again = Tournament.objects.get(slug=document["tournament"]["slug"])
+    assert export(again) == first
+    assert again.stages.get(number=2).entrants == [
+        again.entries.order_by("pk")[i].pk for i in document["stages"][1]["entrants"]
+    ]
+    call_command("verify_tournament", again.slug, stdout=io.StringIO())  # exits 1 if not
+
+
+def test_an_archive_from_before_stages_imports_as_one_bracket(archived, tmp_path):
+    document = archived
+    document.pop("stages", None)
+    for match in document["matches"]:
+        match.pop("stage", None)
+        match.pop("decided_on_time", None)
+    run_import(write(tmp_path, document))
+    assert not Stage.objects.exists()

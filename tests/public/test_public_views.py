@@ -189,7 +189,7 @@ def test_json_shape(client, played_eight):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     data = response.json()
-    assert set(data) == {"tournament", "standings"}
+    assert set(data) == {"tournament", "standings", "stages"}
     assert data["tournament"] == {
         "slug": t.slug,
         "name": t.name,

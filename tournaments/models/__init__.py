@@ -3,6 +3,7 @@
 from .audit import AuditEntry
 from .matches import Match, is_token, new_token
 from .players import Player
+from .stages import Stage
 from .teams import TeamMember
 from .tournaments import Entry, Tournament, default_rules, unique_slug
 from .versions import PublicVersion
@@ -13,6 +14,7 @@ __all__ = [
     "Match",
     "Player",
     "PublicVersion",
+    "Stage",
     "TeamMember",
     "Tournament",
     "default_rules",

@@ -47,11 +47,21 @@ class Match(models.Model):
         THIRD_PLACE = "third_place", _("Third-place match")
         CONSOLATION = "consolation", _("Consolation")
         ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
 
     tournament = models.ForeignKey(
         "tournaments.Tournament",
         verbose_name=_("tournament"),
         on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    # None: the match belongs to a tournament of one bracket (no stages).
+    stage = models.ForeignKey(
+        "tournaments.Stage",
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
         related_name="matches",
     )
     key = models.CharField(_("key"), max_length=16)
@@ -86,6 +96,7 @@ class Match(models.Model):
     total_b = models.IntegerField(_("points B"), default=0)
     is_bye = models.BooleanField(_("bye"), default=False)
     forfeit = models.BooleanField(_("forfeit"), default=False)
+    decided_on_time = models.BooleanField(_("decided on time"), default=False)
     conditional = models.BooleanField(
         _("conditional"),
         default=False,
@@ -255,10 +266,18 @@ class Match(models.Model):
             return gettext("Third-place match")
         if self.section == self.Section.LOSERS:
             return gettext("Losers' round %(round)d · Match %(position)d") % params
+        if self.section == self.Section.SWISS:
+            return gettext("Round %(round)d · Table %(position)d") % params
         if self.section == self.Section.CONSOLATION:
             return gettext("Consolation round %(round)d · Match %(position)d") % params
         return gettext("Round %(round)d · Match %(position)d") % params
 
     @property
     def ruleset(self) -> RuleSet:
-        return self.tournament.ruleset
+        """The rules of this match: its stage's, for its round, or the tournament's."""
+        if self.stage_id is None:
+            return self.tournament.ruleset
+        stage = self.stage
+        if stage.tournament_id == self.tournament_id:
+            stage.tournament = self.tournament  # the loaded one: no query for its rules
+        return stage.ruleset_for_round(self.round)

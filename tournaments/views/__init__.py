@@ -29,6 +29,16 @@ from .players import player_create, player_edit, player_import, player_list
 from .roles import audit_log, role_add, role_remove, roles
 from .rounds import match_confirm, match_walkover, round_control, tables_assign
 from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
+from .stages import (
+    match_lucky_loser,
+    stage_add,
+    stage_clock,
+    stage_close,
+    stage_pair,
+    stage_remove,
+    stages_page,
+    stages_start,
+)
 
 __all__ = [
     "audit_log",
@@ -47,6 +57,7 @@ __all__ = [
     "entry_withdraw",
     "home",
     "match_confirm",
+    "match_lucky_loser",
     "match_walkover",
     "player_create",
     "player_edit",
@@ -57,6 +68,13 @@ __all__ = [
     "roles",
     "round_control",
     "rules_summary_view",
+    "stage_add",
+    "stage_clock",
+    "stage_close",
+    "stage_pair",
+    "stage_remove",
+    "stages_page",
+    "stages_start",
     "tables_assign",
     "team_add",
     "tournament_create",

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from scoring.demo import match_hands
+from scoring.demo_stages import seed_stages_demo
 from scoring.services import confirm_result, record_hand
 from scoring.team_demo import seed_team_event
 from tournaments.draw import generate_bracket
@@ -72,6 +73,7 @@ class Command(BaseCommand):
             tournament = self._tournament(director)
             self._play(tournament, director)
             seed_team_event(director)
+            seed_stages_demo(director)
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: /t/{tournament.slug}/"))
         if created:
             self.stdout.write(

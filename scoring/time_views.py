@@ -1,0 +1,50 @@
+"""Calling time on a stage's round, from the director's Stages page: the page and its
+moves are :mod:`tournaments.views.stages`; this view lives here because deciding a match
+on time reads its hands (:mod:`scoring.timing`)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from tournaments.models import Tournament
+from tournaments.views.base import manage_view
+from tournaments.views.stages import result, stage_of
+
+from . import timing
+
+
+@require_POST
+@manage_view
+def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    """Call time (``leader``: decide now; ``extra_hands``: N more hands each), or
+    ``decide`` the matches that have played their extra hands."""
+    stage = stage_of(tournament, stage_id)
+    procedure = request.POST.get("procedure", "")
+
+    def run() -> str:
+        if procedure != "decide":
+            try:
+                extra = int(request.POST.get("extra_hands") or 0)
+            except ValueError:
+                extra = 0
+            timing.call_time(stage=stage, procedure=procedure, extra_hands=extra, user=request.user)
+            if procedure == "extra_hands":
+                return ngettext(
+                    "Time called: each unfinished match plays %(n)d more hand.",
+                    "Time called: each unfinished match plays %(n)d more hands.",
+                    extra,
+                ) % {"n": extra}
+        report = timing.decide(stage=stage, user=request.user)
+        return _(
+            "Decided on time: %(decided)d; level, for you to decide: %(level)d; "
+            "still playing their extra hands: %(waiting)d."
+        ) % {
+            "decided": len(report.decided),
+            "level": len(report.level),
+            "waiting": len(report.waiting),
+        }
+
+    return result(request, tournament, run)

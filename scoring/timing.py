@@ -1,0 +1,104 @@
+"""Calling time on a round: unfinished matches decided from their hands.
+
+The director picks the procedure when calling time (:func:`call_time`):
+
+``leader``
+    Players finish the hand in play and enter it; then :func:`decide` gives every
+    unfinished match to the side leading on time (:func:`scoring.engine.time_leader`:
+    games won, then the current game's points, then total points).
+``extra_hands``
+    Each unfinished match plays N more hands from the moment time is called; a match
+    is decided once it has them (or has finished by itself meanwhile).
+
+A match level on time is left to the director (another hand, or a walkover); a match
+without both players is left alone. Each decision goes through
+:func:`tournaments.services.decide_on_time`, so the match records that it was decided on
+time and the bracket moves on as after a confirmation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.engine import time_leader
+from tournaments import audit
+from tournaments import services as tournament_services
+from tournaments.models import Match, Stage
+
+from .services import load_inputs, score_matches
+
+PROCEDURES = ("leader", "extra_hands")
+MAX_EXTRA_HANDS = 10
+OPEN = (Match.Status.READY, Match.Status.IN_PLAY)
+
+
+@dataclass
+class TimeReport:
+    decided: list[Match] = field(default_factory=list)
+    level: list[Match] = field(default_factory=list)
+    waiting: list[Match] = field(default_factory=list)
+
+
+def call_time(*, stage: Stage, procedure: str, extra_hands: int = 0, user: Any) -> Stage:
+    """Time is called on the stage's round: the procedure is recorded, with how many hands
+    each unfinished match had."""
+    if procedure not in PROCEDURES:
+        raise ValidationError(_("Choose how unfinished matches are decided."))
+    if procedure == "extra_hands" and not 1 <= extra_hands <= MAX_EXTRA_HANDS:
+        raise ValidationError(_("Extra hands: 1 to %(most)d.") % {"most": MAX_EXTRA_HANDS})
+    with transaction.atomic():
+        unfinished = list(Match.objects.filter(stage=stage, status__in=OPEN))
+        inputs = load_inputs(match__in=[m.pk for m in unfinished])
+        stage.time_procedure = procedure
+        stage.time_extra_hands = extra_hands if procedure == "extra_hands" else 0
+        stage.time_called = {str(m.pk): len(inputs.get(m.pk, [])) for m in unfinished}
+        stage.save(update_fields=["time_procedure", "time_extra_hands", "time_called"])
+        audit.record(
+            tournament=stage.tournament,
+            action="time called",
+            obj=stage,
+            after={"procedure": procedure, "extra_hands": stage.time_extra_hands},
+            user=user,
+        )
+    return stage
+
+
+def decide(*, stage: Stage, user: Any) -> TimeReport:
+    """Decide every unfinished match of the stage that the procedure allows now."""
+    if not stage.time_procedure:
+        raise ValidationError(_("Call time first."))
+    report = TimeReport()
+    matches = list(
+        Match.objects.filter(stage=stage, status__in=OPEN).select_related(
+            "side_a__player", "side_b__player"
+        )
+    )
+    inputs = load_inputs(match__in=[m.pk for m in matches])
+    for match in matches:
+        match.stage = stage
+    sheets = {}
+    for match in matches:
+        sheets.update(score_matches(match.ruleset, [match], inputs))
+    for match in sorted(matches, key=lambda m: (m.round, m.position)):
+        if not match.has_both_sides:
+            continue
+        played = len(inputs.get(match.pk, []))
+        at_call = int(stage.time_called.get(str(match.pk), 0))
+        if stage.time_procedure == "extra_hands" and played < at_call + stage.time_extra_hands:
+            report.waiting.append(match)
+            continue
+        sheet = sheets.get(match.pk)
+        leader = time_leader(sheet) if sheet is not None else None
+        if leader is None:
+            report.level.append(match)
+            continue
+        tournament_services.decide_on_time(
+            match=match, winner_side=str(leader), user=user, via=_("time called")
+        )
+        report.decided.append(match)
+    return report

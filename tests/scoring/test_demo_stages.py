@@ -1,0 +1,31 @@
+"""seed_demo's second tournament: a Swiss stage cut into a knockout that has begun."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Match, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_demo_loads_a_swiss_stage_cut_into_a_knockout(client):
+    call_command("seed_demo", stdout=io.StringIO())
+    assert Tournament.objects.filter(name="Swiss Open (demo)").count() == 1
+    staged = Tournament.objects.get(name="Swiss Open (demo)")
+    swiss, knockout = staged.stages.order_by("number")
+    assert (swiss.kind, swiss.status, len(swiss.entrants)) == ("swiss", "closed", 16)
+    played = Match.objects.filter(stage=swiss, status="complete").values_list("round", flat=True)
+    assert len(set(played)) >= 3
+    assert knockout.is_knockout and knockout.status == "running"
+    assert len(knockout.entrants) == 8
+    assert Match.objects.filter(stage=knockout, status="complete", is_bye=False).exists()
+    assert Match.objects.filter(stage=knockout, status="in_play").exists()
+    assert swiss.rules_locked_at is not None and knockout.rules_locked_at is not None
+    payload = client.get(f"/t/{staged.slug}/standings.json").json()
+    assert [s["kind"] for s in payload["stages"]] == ["swiss", "single_elimination"]
+    assert client.get(f"/t/{staged.slug}/").status_code == 200
+    assert client.get(f"/t/{staged.slug}/display/").status_code == 200

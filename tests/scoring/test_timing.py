@@ -1,0 +1,74 @@
+"""Calling time: the engine's leader on time, and unfinished matches decided from hands."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from scoring import timing
+from scoring.engine import Side, resolve_rules, score_match, time_leader
+from scoring.services import HandData, record_hand
+from tests.tournaments.test_stages import make_event
+from tournaments import stages
+from tournaments.models import Match
+
+TO_100_BEST_OF_3 = resolve_rules({"preset": "modern", "games_to_win": 2})
+
+
+def knock(by, deadwood, defender):
+    return HandData("knock", by, deadwood, defender).to_input()
+
+
+@pytest.mark.parametrize(
+    ("hands", "leader"),
+    [
+        pytest.param([], None, id="no-hands-level"),
+        pytest.param([knock("A", 2, 30)], Side.A, id="current-game-points"),
+        pytest.param([knock("B", 2, 30)], Side.B, id="current-game-points-b"),
+        # A wins game 1 (gin 25 + 98 = 123), B leads game 2 on points: games won first.
+        pytest.param(
+            [HandData("gin", "A", None, 98).to_input(), knock("B", 1, 60)],
+            Side.A,
+            id="games-won-before-points",
+        ),
+        pytest.param([knock("A", 2, 12), knock("B", 2, 12)], None, id="level-on-everything"),
+    ],
+)
+def test_time_leader(hands, leader):
+    sheet = score_match(TO_100_BEST_OF_3, hands, Side.A)
+    assert time_leader(sheet) == leader
+
+
+@pytest.mark.django_db
+def test_a_round_decided_on_time(director):
+    tournament = make_event(6)
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        rounds=2,
+        rules={"game_target": 100, "games_to_win": 2},
+    )
+    stages.start(tournament=tournament, user=director)
+    leading, level, untouched = Match.objects.filter(stage=swiss).order_by("position")
+    record_hand(match=leading, number=1, data=HandData("knock", "B", 2, 30))
+    record_hand(match=level, number=1, data=HandData("knock", "A", 2, 12))
+    record_hand(match=level, number=2, data=HandData("knock", "B", 2, 12))
+
+    timing.call_time(stage=swiss, procedure="extra_hands", extra_hands=1, user=director)
+    report = timing.decide(stage=swiss, user=director)
+    assert report.decided == [] and len(report.waiting) == 3  # nobody played the extra hand
+    record_hand(match=leading, number=2, data=HandData("knock", "B", 3, 20))
+    report = timing.decide(stage=swiss, user=director)
+    assert [m.pk for m in report.decided] == [leading.pk]
+    leading.refresh_from_db()
+    assert leading.status == "complete" and leading.winner_side == "B"
+    assert leading.decided_on_time and not leading.forfeit
+
+    timing.call_time(stage=swiss, procedure="leader", user=director)
+    report = timing.decide(stage=swiss, user=director)
+    assert {m.pk for m in report.level} == {level.pk, untouched.pk}
+    level.refresh_from_db()
+    assert level.status == "in_play" and not level.decided_on_time
+    with pytest.raises(ValidationError):
+        timing.call_time(stage=swiss, procedure="luck", user=director)

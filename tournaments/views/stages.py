@@ -1,0 +1,245 @@
+"""The stages page: a tournament's stages, their standings by tiebreaks, and the moves
+that run them (start, pair the next Swiss round, close and cut, the round clock, a
+lucky loser). Every move is one service call in :mod:`tournaments.stages`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.engine import resolve_rules
+
+from .. import stages as stage_services
+from ..models import Entry, Match, Stage, Tournament
+from ..rules_text import rules_summary
+from ..stage_forms import ClockForm, LuckyLoserForm, StageForm, tiebreak_choices
+from .base import manage_url, manage_view, message_text, page
+
+TEMPLATE = "tournaments/stages.html"
+
+
+def clock_left(stage: Stage | None) -> int | None:
+    """Seconds left on the stage's round clock (negative: over time), None if not running."""
+    if stage is None or stage.clock_started_at is None or not stage.clock_minutes:
+        return None
+    elapsed = (timezone.now() - stage.clock_started_at).total_seconds()
+    return int(stage.clock_minutes * 60 - elapsed)
+
+
+def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    stages = list(tournament.stages.all())
+    for stage in stages:
+        stage.tournament = tournament
+    matches = list(
+        Match.objects.filter(tournament=tournament, stage__isnull=False).select_related(
+            "side_a__player", "side_b__player"
+        )
+    )
+    names = dict(tournament.entries.values_list("pk", "player__name"))
+    current = stage_services.current_stage(stages)
+    labels = dict(tiebreak_choices())
+    tables: list[dict[str, Any]] = []
+    for stage in stages:
+        mine = [m for m in matches if m.stage_id == stage.pk]
+        qualifying = stage.entrants and not stage.is_knockout  # a knockout has its bracket
+        ranked = stage_services.stage_standings(stage, mine) if qualifying else []
+        tables.append(
+            {
+                "stage": stage,
+                "played": stage_services.current_round(mine),
+                "unfinished": sum(m.status != Match.Status.COMPLETE for m in mine),
+                "pools": [[(row, names.get(row.player, "?")) for row in rows] for rows in ranked],
+                "labels": [labels.get(name, name) for name in stage.tiebreak_names],
+                "rules": rules_summary(stage.ruleset_for_round(None)),
+                "final_rules": _final_rules(stage),
+                "ready_knockout": [
+                    m for m in mine if stage.is_knockout and m.status == Match.Status.READY
+                ],
+            }
+        )
+    left = clock_left(current)
+    candidates = Entry.objects.none()
+    if current is not None and current.is_knockout and current.number > 1:
+        previous = next(s for s in stages if s.number == current.number - 1)
+        candidates = (
+            tournament.entries.filter(pk__in=previous.entrants, withdrawn=False)
+            .exclude(pk__in=current.entrants)
+            .select_related("player")
+        )
+    return {
+        "tournament": tournament,
+        "section": "stages",
+        "stage_tables": tables,
+        "current": current,
+        "one_bracket": Match.objects.filter(tournament=tournament, stage__isnull=True).exists(),
+        "form": extra.pop("form", None) or StageForm(),
+        "clock_form": ClockForm(),
+        "clock_left": left,
+        "clock_text": f"{max(left, 0) // 60}:{max(left, 0) % 60:02d}" if left is not None else "",
+        "lucky_form": LuckyLoserForm(candidates=candidates),
+        "has_candidates": candidates.exists(),
+        **extra,
+    }
+
+
+def _final_rules(stage: Stage) -> str:
+    """The final's match length when it differs from the stage's."""
+    final = (stage.round_rules or {}).get("final")
+    if final is None and stage.is_knockout and stage.round_rules:
+        last = max(stage.round_rules, key=lambda r: int(r) if r.isdigit() else 0)
+        final = stage.round_rules[last]
+    if not final:
+        return ""
+    spec = {**stage.rules_for_round(None), **final}
+    return rules_summary(resolve_rules(spec))
+
+
+@require_GET
+@manage_view
+def stages_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return page(request, TEMPLATE, stages_context(tournament), partial="stages")
+
+
+def result(
+    request: HttpRequest, tournament: Tournament, run: Callable[[], str], **extra: Any
+) -> HttpResponse:
+    """Run one service call; the page (htmx: its region) with its message, or a redirect."""
+    try:
+        ok, error = run(), ""
+    except ValidationError as failure:
+        ok, error = "", message_text(failure)
+    if request.htmx:
+        context = stages_context(tournament, notice=ok, error=error, **extra)
+        return page(request, TEMPLATE, context, partial="stages")
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, ok)
+    return redirect(manage_url("stages", tournament))
+
+
+def stage_of(tournament: Tournament, stage_id: int) -> Stage:
+    stage = get_object_or_404(Stage, pk=stage_id, tournament=tournament)
+    stage.tournament = tournament
+    return stage
+
+
+@require_POST
+@manage_view
+def stage_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = StageForm(request.POST)
+    if not form.is_valid():
+        if request.htmx:
+            context = stages_context(tournament, form=form)
+            return page(request, TEMPLATE, context, partial="stages", status=422)
+        return page(request, TEMPLATE, stages_context(tournament, form=form), status=422)
+
+    def run() -> str:
+        stage = stage_services.add_stage(
+            tournament=tournament, user=request.user, **form.service_arguments()
+        )
+        return _("Stage %(number)d added: %(name)s.") % {"number": stage.number, "name": stage}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stage_remove(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = stage_of(tournament, stage_id)
+
+    def run() -> str:
+        stage_services.remove_stage(stage=stage, user=request.user)
+        return _("Stage removed: %(name)s.") % {"name": stage}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stages_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    def run() -> str:
+        stage = stage_services.start(tournament=tournament, user=request.user)
+        return _("%(name)s has started.") % {"name": stage}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = stage_of(tournament, stage_id)
+
+    def run() -> str:
+        matches = stage_services.pair_next_round(stage=stage, user=request.user)
+        count = sum(1 for m in matches if m.has_both_sides)
+        return ngettext(
+            "Round %(round)d is paired: %(count)d table.",
+            "Round %(round)d is paired: %(count)d tables.",
+            count,
+        ) % {"round": matches[0].round if matches else 0, "count": count}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stage_close(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = stage_of(tournament, stage_id)
+
+    def run() -> str:
+        following = stage_services.close_stage(stage=stage, user=request.user)
+        if following is None:
+            return _("%(name)s is closed: the tournament is over.") % {"name": stage}
+        return _("%(name)s is closed; %(next)s has started with %(count)d players.") % {
+            "name": stage,
+            "next": following,
+            "count": len(following.entrants),
+        }
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stage_clock(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = stage_of(tournament, stage_id)
+    form = ClockForm(request.POST)
+
+    def run() -> str:
+        if not form.is_valid():
+            raise ValidationError(_("A round lasts 1 to 600 minutes."))
+        minutes = form.cleaned_data["minutes"]
+        stage_services.start_clock(stage=stage, minutes=minutes, user=request.user)
+        return _("The round clock runs: %(minutes)d minutes.") % {"minutes": minutes}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def match_lucky_loser(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=match_id, tournament=tournament)
+    match.tournament = tournament
+    candidates = tournament.entries.select_related("player")
+    form = LuckyLoserForm(request.POST, candidates=candidates)
+
+    def run() -> str:
+        if not form.is_valid():
+            raise ValidationError(_("Choose the side and the lucky loser."))
+        entry = form.cleaned_data["entry"]
+        stage_services.lucky_loser(
+            match=match, side=form.cleaned_data["side"], entry=entry, user=request.user
+        )
+        return _("%(player)s comes in as a lucky loser.") % {"player": entry}
+
+    return result(request, tournament, run)
