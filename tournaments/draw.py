@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import audit, brackets
 from .changes import changed
@@ -66,7 +67,11 @@ def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
         limit = brackets.MAX_PLAYERS
     if players > limit:
         raise ValidationError(
-            _("A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.")
+            ngettext(
+                "A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.",
+                "A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.",
+                players,
+            )
             % {"kind": tournament.get_bracket_kind_display(), "limit": limit, "count": players}
         )
     try:
@@ -85,7 +90,11 @@ def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
             return brackets.round_robin(players)
     except ValueError as error:
         raise ValidationError(
-            _("This bracket cannot be made for %(count)d players: %(problem)s")
+            ngettext(
+                "This bracket cannot be made for %(count)d player: %(problem)s",
+                "This bracket cannot be made for %(count)d players: %(problem)s",
+                players,
+            )
             % {"count": players, "problem": error}
         ) from error
     raise ValidationError(_("Unknown bracket format %(kind)s.") % {"kind": kind})
@@ -132,7 +141,12 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
     playing, left_out = playing_entries(tournament)
     if len(playing) < brackets.MIN_PLAYERS:
         raise ValidationError(
-            _("A bracket needs at least two players; %(count)d can play.") % {"count": len(playing)}
+            ngettext(
+                "A bracket needs at least two players; %(count)d can play.",
+                "A bracket needs at least two players; %(count)d can play.",
+                len(playing),
+            )
+            % {"count": len(playing)}
         )
     return playing, left_out
 

@@ -184,7 +184,7 @@ def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
     "kubok"): slugify alone drops every letter that does not decompose to ASCII (ł, ß,
     every non-Latin script)."""
     field = Tournament._meta.get_field("slug")
-    base = (slugify(anyascii(name)) or "tournament")[: field.max_length - 6].strip("-") or "tournament"
+    base = slugify(anyascii(name))[: field.max_length - 6].strip("-") or "tournament"
     taken = set(
         Tournament.objects.filter(slug__startswith=base)
         .exclude(pk=exclude_pk)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import draw
@@ -70,7 +71,11 @@ def bracket_generate(request: HttpRequest, tournament: Tournament) -> HttpRespon
         return redirect(manage_url("bracket", tournament))
     messages.success(
         request,
-        _("Bracket generated: %(count)d matches. Tables are assigned; print the round.")
+        ngettext(
+            "Bracket generated: %(count)d match. Tables are assigned; print the round.",
+            "Bracket generated: %(count)d matches. Tables are assigned; print the round.",
+            len(plan.matches),
+        )
         % {"count": len(plan.matches)},
     )
     return redirect(manage_url("round-control", tournament))

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
@@ -108,5 +109,10 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
 def tables_assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     changed = services.assign_tables(tournament=tournament, user=request.user)
     return _round_result(
-        request, tournament, ok=_("%(count)d matches given a table.") % {"count": len(changed)}
+        request,
+        tournament,
+        ok=ngettext(
+            "%(count)d match given a table.", "%(count)d matches given a table.", len(changed)
+        )
+        % {"count": len(changed)},
     )
