@@ -497,6 +497,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:entry-flag": lambda w: {"value": "1"},
     "tournaments:match-walkover": lambda w: {
         "winner_side": "B",
+        "confirmed": "1",
         **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
     },
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},

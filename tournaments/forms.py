@@ -382,6 +382,8 @@ class RoleForm(forms.Form):
 
 class WalkoverForm(forms.Form):
     winner_side = forms.ChoiceField(label=_("Winner"), choices=[("A", "A"), ("B", "B")])
+    # Sent by the confirmation that names the winner; without it nothing is awarded yet.
+    confirmed = forms.BooleanField(required=False)
 
 
 ENTRY_FLAGS = ("checked_in", "paid")

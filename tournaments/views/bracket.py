@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import draw
 from ..models import Match, Tournament
+from ..rounds import play_order
 from .base import (
     manage_url,
     manage_view,
@@ -57,7 +58,7 @@ def _groups(matches: list[Match]) -> list[dict[str, Any]]:
             "round": round_,
             "matches": sorted(group, key=lambda m: m.position),
         }
-        for (section, round_), group in groups.items()
+        for (section, round_), group in sorted(groups.items(), key=lambda g: play_order(*g[0]))
     ]
 
 

@@ -90,6 +90,20 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
     form = WalkoverForm(request.POST)
     if not form.is_valid():
         return _round_result(request, tournament, error=_("Choose who wins the walkover."))
+    if not form.cleaned_data["confirmed"]:
+        # A walkover ends the match without play: the director first sees whom it names.
+        side = form.cleaned_data["winner_side"]
+        context = _rounds_context(
+            tournament,
+            walkover_confirm={
+                "match": match,
+                "winner_side": side,
+                "winner": match.name_a if side == "A" else match.name_b,
+                "loser": match.name_b if side == "A" else match.name_a,
+                "version": request.POST.get("version", ""),
+            },
+        )
+        return page(request, "tournaments/rounds.html", context, partial="round-control")
     try:
         services.forfeit(
             match=match,
