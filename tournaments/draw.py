@@ -10,6 +10,7 @@ raises ``ValidationError`` with a translated message, changing nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,6 +240,20 @@ def _renumber_seeds(playing: list[Entry], left_out: list[Entry]) -> None:
             Entry.objects.filter(pk=entry.pk).update(seed=entry.seed)
 
 
+def first_played(matches: Iterable[Match]) -> Match | None:
+    """The first match played into (in play, awaiting confirmation, or complete other than
+    as a bye): while there is one, the bracket cannot be cleared."""
+    return next(
+        (
+            m
+            for m in matches
+            if m.status in (Status.IN_PLAY, Status.AWAITING)
+            or (m.status == Status.COMPLETE and not m.is_bye)
+        ),
+        None,
+    )
+
+
 def clear_bracket(*, tournament: Tournament, user: Any) -> int:
     """Delete a bracket nobody has played in yet (to change the format or the field).
 
@@ -255,16 +270,11 @@ def clear_bracket(*, tournament: Tournament, user: Any) -> int:
         )
         if not matches:
             raise ValidationError(_("There is no bracket to clear."))
-        started = [
-            m
-            for m in matches
-            if m.status in (Status.IN_PLAY, Status.AWAITING)
-            or (m.status == Status.COMPLETE and not m.is_bye)
-        ]
+        started = first_played(matches)
         if started:
             raise ValidationError(
                 _("The bracket cannot be cleared: %(match)s has already been played into.")
-                % {"match": started[0].label}
+                % {"match": started.label}
             )
         # Routes point at other matches of the same bracket: unlink, then delete.
         Match.objects.filter(tournament=tournament).update(next_match=None, loser_next_match=None)

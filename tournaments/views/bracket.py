@@ -36,6 +36,7 @@ def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if matches:
         context["generated"] = True
         context["groups"] = _groups(matches)
+        context["played_into"] = draw.first_played(matches)
     else:
         context["generated"] = False
         try:
