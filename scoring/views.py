@@ -33,7 +33,7 @@ from tournaments.routing import lock_tournament
 from . import access as access_module
 from . import services
 from .access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
-from .forms import HandForm
+from .forms import HandForm, sentence
 from .models import Hand
 from .presenters import present
 
@@ -113,7 +113,7 @@ REFUSALS = (services.HandConflict, ScoringError, ValidationError)
 def refusal_message(error: Exception) -> str:
     """One translated line for any of REFUSALS."""
     if isinstance(error, ScoringError):
-        return error.render(_)
+        return sentence(error.render(_))
     if isinstance(error, ValidationError):
         return " ".join(error.messages)
     return str(error)
@@ -261,7 +261,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
-            form.add_error(field, error.problem(_) if field else error.render(_))
+            form.add_error(field, sentence(error.problem(_) if field else error.render(_)))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
     if recorded is not None:
@@ -293,6 +293,7 @@ def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     hands = services.load_hands(access.match)
     form = HandForm(request.POST or request.GET, match=access.match, hands=hands)
     form.is_valid()
+    form.live_preview = True
     context = {**base_context(access), "form": form}
     return TemplateResponse(request, f"{TEMPLATE}#hand-preview", context)
 
