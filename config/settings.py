@@ -323,9 +323,14 @@ SITE_URL = os.environ.get("SITE_URL", "")
 if VENUE and not SITE_URL and VENUE_ADDRESSES:
     SITE_URL = f"http://{VENUE_ADDRESSES[0]}:{VENUE_PORT}"
 
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    # Refusals (403, a refused Host header) in one line, without a traceback (config/logs.py).
+    "filters": {"refusals": {"()": "config.logs.ExpectedRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own console handler as well would print every record twice under DEBUG.
+    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
 }
