@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -12,10 +13,12 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from .. import audit_log as audit_log_module
 from .. import setup
 from ..forms import RoleForm
-from ..models import AuditEntry, Tournament
+from ..models import AuditEntry, Entry, Match, Tournament
 from ..models.audit import ACTION_LABELS
+from ..rounds import play_order
 from .base import (
     manage_url,
     manage_view,
@@ -107,14 +110,38 @@ def role_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @manage_view
 def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    entries = AuditEntry.objects.filter(tournament=tournament).select_related("user")
+    """The log as sentences, newest first, filtered by match, player and kind."""
     action = request.GET.get("action", "").strip()[:80]
-    if action:
-        entries = entries.filter(action=action)
-    paginator = Paginator(entries.order_by("-at", "-pk"), 100)
+    matches = list(
+        Match.objects.filter(tournament=tournament)
+        .exclude(side_a=None, side_b=None)
+        .annotate(**Match.side_names())
+    )
+    matches.sort(key=lambda m: (play_order(m.section, m.round), m.position))
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player__name")
+    )
+    match = next((m for m in matches if m.key == request.GET.get("match")), None)
+    player_id = request.GET.get("player", "")
+    player = next((e for e in entries if str(e.pk) == player_id), None)
+    rows = audit_log_module.filtered(tournament, match=match, player=player, action=action)
+    paginator = Paginator(rows, 100)
+    shown = paginator.get_page(request.GET.get("page"))
+    query = {
+        k: v
+        for k, v in (
+            ("match", match.key if match else ""),
+            ("player", str(player.pk) if player else ""),
+            ("action", action),
+        )
+        if v
+    }
     context = {
         "tournament": tournament,
-        "entries": paginator.get_page(request.GET.get("page")),
+        "entries": shown,
+        "lines": audit_log_module.lines(tournament, shown.object_list),
         "actions": [
             (code, ACTION_LABELS.get(code, code))
             for code in AuditEntry.objects.filter(tournament=tournament)
@@ -122,7 +149,12 @@ def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             .values_list("action", flat=True)
             .distinct()
         ],
+        "matches": matches,
+        "players": entries,
         "action": action,
+        "match": match,
+        "player": player,
+        "query": urlencode(query),
         "section": "audit",
     }
     return page(request, "tournaments/audit.html", context, partial="audit-list")
