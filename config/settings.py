@@ -323,6 +323,10 @@ SITE_URL = os.environ.get("SITE_URL", "")
 if VENUE and not SITE_URL and VENUE_ADDRESSES:
     SITE_URL = f"http://{VENUE_ADDRESSES[0]}:{VENUE_PORT}"
 
+# A set-password link a director hands a new co-director or scorekeeper (tournaments/
+# accounts.py) works once, for a day; the site has no other use for password resets.
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,

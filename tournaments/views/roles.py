@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import audit_log as audit_log_module
-from .. import setup
-from ..forms import RoleForm
+from .. import accounts, setup
+from ..forms import NewMemberForm, RoleForm
 from ..models import AuditEntry, Entry, Match, Tournament
 from ..models.audit import ACTION_LABELS
 from ..rounds import play_order
@@ -35,9 +35,67 @@ def _roles_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "co_directors": tournament.co_directors.order_by("username"),
         "scorekeepers": tournament.scorekeepers.order_by("username"),
         "form": RoleForm(),
+        "new_form": NewMemberForm(),
         "section": "roles",
         **extra,
     }
+
+
+def _link_shown(request: HttpRequest, member: Any) -> dict[str, Any]:
+    url = accounts.set_password_url(member, request)
+    return {"member": member, "url": url, "qr": accounts.qr_svg(url)}
+
+
+def _roles_result(
+    request: HttpRequest, tournament: Tournament, *, ok: str = "", error: str = "", **extra: Any
+) -> HttpResponse:
+    """The role list again; a new link is shown on the page itself, never in a redirect
+    (it must not sit in the session or the history)."""
+    if request.htmx or "new_link" in extra or "new_form" in extra:
+        context = _roles_context(tournament, notice=ok, error=error, **extra)
+        return page(request, "tournaments/roles.html", context, partial="role-list")
+    if error:
+        messages.error(request, error)
+    elif ok:
+        messages.success(request, ok)
+    return redirect(manage_url("roles", tournament))
+
+
+@require_POST
+@manage_view
+def role_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A new account for a person by name and email, with a role and a set-password link."""
+    form = NewMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            member = accounts.create_member(
+                tournament=tournament,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+                user=request.user,
+            )
+        except ValidationError as exc:
+            form.add_error("email", exc)
+        else:
+            ok = _("Account %(username)s made for %(name)s.") % {
+                "username": member.get_username(),
+                "name": form.cleaned_data["name"],
+            }
+            return _roles_result(request, tournament, ok=ok, new_link=_link_shown(request, member))
+    return _roles_result(request, tournament, new_form=form)
+
+
+@require_POST
+@manage_view
+def role_link(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A fresh set-password link for a member who has not chosen a password yet."""
+    waiting = {str(m.pk): m for m in accounts.awaiting_password(tournament)}
+    member = waiting.get(request.POST.get("user", ""))
+    if member is None:
+        error = _("That account has chosen its password already, or has no role here.")
+        return _roles_result(request, tournament, error=error)
+    return _roles_result(request, tournament, new_link=_link_shown(request, member))
 
 
 @require_GET
