@@ -60,7 +60,7 @@ def test_a_deletion_says_what_the_hand_was(director_client, night):
 
 
 def test_filters_by_match_player_and_kind(director_client, night):
-    tournament, first, second, (ana, _ben, cy, _di) = night
+    tournament, _first, _second, (ana, _ben, cy, _di) = night
     only_first = audit(director_client, tournament, match="W1-1")
     assert "of W1-1" in only_first and "of W1-2" not in only_first
     only_cy = audit(director_client, tournament, player=cy.pk)

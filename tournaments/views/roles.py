@@ -13,8 +13,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import audit_log as audit_log_module
 from .. import accounts, setup
+from .. import audit_log as audit_log_module
 from ..forms import NewMemberForm, RoleForm
 from ..models import AuditEntry, Entry, Match, Tournament
 from ..models.audit import ACTION_LABELS
