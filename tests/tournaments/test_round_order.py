@@ -34,7 +34,7 @@ def test_double_elimination_interleaves_and_ends_with_the_final(director_client,
         players=8, owner=director, bracket_kind=Tournament.BracketKind.DOUBLE_ELIMINATION
     )
     html = director_client.get(reverse("tournaments:bracket", args=[t.slug])).content.decode()
-    shown = headings(html, "h3")
+    shown = headings(html, "h2")
     assert shown[0] == "Winners' bracket · round 1"
     assert shown[1] == "Losers' bracket · round 1"
     assert shown[-1].startswith(("Grand final", "Bracket reset"))
