@@ -270,7 +270,10 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
             return HttpResponseRedirect(access.url("match-sheet"))
-        response = _page(request, sheet_context(access, sheet=recorded), "match-entry")
+        context = sheet_context(access, sheet=recorded)
+        # Said to a screen reader, and the focus on the next hand's first question.
+        context["saved_number"] = form.cleaned_data["number"]
+        response = _page(request, context, "match-entry")
         if access.token is not None:
             # On the players' phone, Save sits below the fold: bring the new score and the
             # next hand's first question back into view.
