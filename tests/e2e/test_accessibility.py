@@ -67,6 +67,26 @@ TARGETS_JS = """
 """
 
 
+# The projector is read from the back of a room: no visible text under this at 1280 wide.
+PROJECTOR_MIN_PX = 14
+SMALLEST_TEXT_JS = """
+() => {
+  let smallest = 1000;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    if (el.closest('.visually-hidden')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
+  }
+  return smallest;
+}
+"""
+
+
 def _session(user) -> str:
     client = Client()
     client.force_login(user)
@@ -105,6 +125,10 @@ def check(page, screen: Screen, viewport: str, language: str) -> list[str]:
     if screen.table_page:
         small += page.evaluate(TARGETS_JS, ["main", MIN_TARGET])
     problems += [f"{where}: target under {MIN_TARGET} px: {s}" for s in small]
+    if screen.name == "projector" and viewport == "desktop":
+        smallest = page.evaluate(SMALLEST_TEXT_JS)
+        if smallest < PROJECTOR_MIN_PX:
+            problems.append(f"{where}: text as small as {smallest} px, under {PROJECTOR_MIN_PX}")
     shots = os.environ.get("SCREENSHOTS_DIR")
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
