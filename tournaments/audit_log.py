@@ -186,13 +186,17 @@ def _line(
         params = {"number": data.get("number"), "match": data.get("match"), "who": who}
         if row.action == "hand entered":
             what = _("Hand %(number)s of %(match)s entered by %(who)s") % params
-            changes = _fields({}, _hand_fields(after), match, entries, new=True)
+            return Line(row, f"{what}: {_hand_text(after, match)}", match=match)
         elif row.action == "hand corrected":
             what = _("Hand %(number)s of %(match)s corrected by %(who)s") % params
             changes = _fields(_hand_fields(before), _hand_fields(after), match, entries)
         else:
             what = _("Hand %(number)s of %(match)s deleted by %(who)s") % params
-            changes = _fields(_hand_fields(before), {}, match, entries, gone=True)
+            what = _("%(what)s (it was: %(hand)s)") % {
+                "what": what,
+                "hand": _hand_text(before, match),
+            }
+            changes = []
         return Line(row, what, changes, match=match)
     if row.object_type == "match" and row.object_id.isdigit():
         match = by_pk.get(int(row.object_id))
@@ -226,6 +230,27 @@ def _line(
     if row.action in ("bracket generated", "tables assigned", "seeded by rating"):
         return Line(row, what)  # the whole draw: the details hold it
     return Line(row, what, _fields(before, after, None, entries))
+
+
+def _hand_text(data: Mapping[str, Any], match: Match | None) -> str:
+    """A hand as the sheet says it: "Ana knocked, 5 v 30", "Ben went gin, opponent 41"."""
+    by = data.get("by")
+    name = match.side_name(by) if match is not None and by in ("A", "B") else str(by or "")
+    params = {"name": name, "k": data.get("deadwood"), "d": data.get("defender_deadwood")}
+    kind = data.get("kind")
+    if kind == "knock":
+        text = _("%(name)s knocked, %(k)s v %(d)s") % params
+    elif kind == "gin":
+        text = _("%(name)s went gin, opponent %(d)s") % params
+    elif kind == "big_gin":
+        text = _("%(name)s went big gin, opponent %(d)s") % params
+    else:
+        text = _("dead hand")
+    if data.get("knock_card"):
+        text += ", " + _("knock card %(card)s") % {"card": data["knock_card"]}
+    if data.get("cards"):
+        text += ", " + _("with the cards")
+    return text
 
 
 def _capital(text: str) -> str:
@@ -269,13 +294,10 @@ def _fields(
                 else Change(str(FIELD_LABELS[name]), shown, None)
             )
         elif old != now:
-            changes.append(
-                Change(
-                    str(FIELD_LABELS[name]),
-                    _value(name, old, match, entries),
-                    _value(name, now, match, entries),
-                )
-            )
+            shown_old = _value(name, old, match, entries)
+            shown_now = _value(name, now, match, entries)
+            if shown_old != shown_now:  # None and "" read the same
+                changes.append(Change(str(FIELD_LABELS[name]), shown_old, shown_now))
     return changes
 
 

@@ -40,7 +40,7 @@ def test_a_correction_reads_as_a_sentence_naming_only_what_changed(director_clie
     who = tournament.owner.get_username()
     assert f"Hand 1 of W1-1 corrected by {who}: opponent&#x27;s deadwood 30 → 32." in html
     # Names, not side letters or ids; no Python dicts in the sentences.
-    entered = f"Hand 1 of W1-1 entered by {who}: kind of hand knock, went out {first.name_a}"
+    entered = f"Hand 1 of W1-1 entered by {who}: {first.name_a} knocked, 2 v 30."
     assert entered in html
     sentences = html.split('class="audit-sentence">')[1:]
     assert sentences and all("{" not in s.split("</p>")[0] for s in sentences)
@@ -54,9 +54,7 @@ def test_a_deletion_says_what_the_hand_was(director_client, night):
     tournament, _first, second, _ = night
     html = audit(director_client, tournament)
     who = tournament.owner.get_username()
-    assert f"Hand 2 of W1-2 deleted by {who}: kind of hand knock, went out {second.name_a}" in (
-        html
-    )
+    assert f"Hand 2 of W1-2 deleted by {who} (it was: {second.name_a} knocked, 1 v 20)." in html
 
 
 def test_filters_by_match_player_and_kind(director_client, night):
