@@ -67,6 +67,11 @@ TARGETS_JS = """
 """
 
 
+SETTLED_JS = """
+() => document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .every((a) => a.playState === 'finished')
+"""
 # The projector is read from the back of a room: no visible text under this at 1280 wide.
 PROJECTOR_MIN_PX = 14
 SMALLEST_TEXT_JS = """
@@ -108,7 +113,8 @@ def check(page, screen: Screen, viewport: str, language: str) -> list[str]:
     problems: list[str] = []
     where = f"{screen.name} ({viewport}, {language})"
     response = page.goto(screen.path)
-    page.wait_for_load_state("networkidle")
+    # Fades that run once (the projector's panels) are over before colours are measured.
+    page.wait_for_function(SETTLED_JS)
     if response is None or response.status != screen.status:
         status = response.status if response else None
         problems.append(f"{where}: status {status}, not {screen.status}")
