@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from . import audit
-from .models import Tournament
+from .models import AuditEntry, Tournament
 from .setup import ROLES
 
 
@@ -96,6 +96,14 @@ def qr_svg(url: str) -> SafeString:
 
 
 def awaiting_password(tournament: Tournament) -> list[Any]:
-    """Members of the tournament's roles who have not chosen a password yet."""
+    """Members whose account was made here and who have not chosen a password yet.
+
+    Only accounts this tournament made: a link for any passwordless account added by
+    username would let a co-director take over an account another director made."""
+    made_here = set(
+        AuditEntry.objects.filter(
+            tournament=tournament, action="role added", after__new_account=True
+        ).values_list("after__username", flat=True)
+    )
     members = [*tournament.co_directors.all(), *tournament.scorekeepers.all()]
-    return [m for m in members if not m.has_usable_password()]
+    return [m for m in members if not m.has_usable_password() and m.get_username() in made_here]

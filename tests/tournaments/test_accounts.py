@@ -116,3 +116,14 @@ def test_only_its_directors_may_make_accounts(client, director):
     client.force_login(other)
     assert make_account(client, tournament).status_code == 403
     assert not get_user_model().objects.filter(email="lu.wei@example.com").exists()
+
+
+def test_no_link_for_a_passwordless_account_made_elsewhere(director_client, director):
+    tournament = make_tournament(owner=director)
+    elsewhere = get_user_model().objects.create_user("made.elsewhere")  # no password
+    tournament.co_directors.add(elsewhere)
+    roles = reverse("tournaments:roles", args=[tournament.slug])
+    assert "New set-password link" not in director_client.get(roles).content.decode()
+    link = reverse("tournaments:role-link", args=[tournament.slug])
+    refused = director_client.post(link, {"user": elsewhere.pk}, **HTMX).content.decode()
+    assert "set-password/" not in refused

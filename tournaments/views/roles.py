@@ -36,6 +36,7 @@ def _roles_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "scorekeepers": tournament.scorekeepers.order_by("username"),
         "form": RoleForm(),
         "new_form": NewMemberForm(),
+        "awaiting_password": accounts.awaiting_password(tournament),
         "section": "roles",
         **extra,
     }
