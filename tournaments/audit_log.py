@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .models import AuditEntry, Entry, Match, Player, Tournament
 
@@ -34,7 +34,8 @@ FIELD_LABELS = {
     "checked_in": gettext_lazy("checked in"),
     "paid": gettext_lazy("paid"),
     "withdrawn": gettext_lazy("withdrawn"),
-    "status": gettext_lazy("status"),
+    # Its own context: Afrikaans says "toestand" here (its "status" reads as English).
+    "status": pgettext_lazy("audit log field", "status"),
     "winner_side": gettext_lazy("winner"),
     "side_a": gettext_lazy("player A"),
     "side_b": gettext_lazy("player B"),
