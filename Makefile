@@ -58,7 +58,7 @@ test-deps:
 ## screenshots/ (NAME-VIEWPORT-LANGUAGE.png); the same run checks them with axe-core
 screenshots: $(DEV_STAMP) test-deps
 	rm -rf screenshots
-	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(BIN)/pytest -n 2 -p no:cacheprovider tests/e2e/test_accessibility.py
+	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(BIN)/pytest -n 2 -p no:cacheprovider tests/e2e/test_accessibility.py tests/e2e/test_new_account.py
 	@echo "Screenshots in screenshots/: $$(ls screenshots | wc -l) files"
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
