@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,14 @@ test-deps:
 		echo "Installing Debian's chromium, poppler-utils, zbar-tools and redis-server for the tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq chromium poppler-utils zbar-tools redis-server >/dev/null; }
+
+## screenshots: every screen of the demo (director, public, projector, table link, error
+## pages) on a desktop (1280 wide) and a phone (390x844), in each language, into
+## screenshots/ (NAME-VIEWPORT-LANGUAGE.png); the same run checks them with axe-core
+screenshots: $(DEV_STAMP) test-deps
+	rm -rf screenshots
+	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(BIN)/pytest -n 2 -p no:cacheprovider tests/e2e/test_accessibility.py tests/e2e/test_new_account.py
+	@echo "Screenshots in screenshots/: $$(ls screenshots | wc -l) files"
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
 bench: $(DEV_STAMP)

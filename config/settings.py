@@ -324,9 +324,18 @@ SITE_URL = os.environ.get("SITE_URL", "")
 if VENUE and not SITE_URL and VENUE_ADDRESSES:
     SITE_URL = f"http://{VENUE_ADDRESSES[0]}:{VENUE_PORT}"
 
+# A set-password link a director hands a new co-director or scorekeeper (tournaments/
+# accounts.py) works once, for a day; the site has no other use for password resets.
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    # Refusals (403, a refused Host header) in one line, without a traceback (config/logs.py).
+    "filters": {"refusals": {"()": "config.logs.ExpectedRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own console handler as well would print every record twice under DEBUG.
+    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
 }

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 
 from tournaments import views as tournament_views
 
@@ -10,6 +10,18 @@ urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The one-time link a director hands a new co-director or scorekeeper
+    # (tournaments/accounts.py): choose a password, and be logged in.
+    path(
+        "accounts/set-password/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="registration/set_password.html",
+            post_reset_login=True,
+            post_reset_login_backend="django.contrib.auth.backends.ModelBackend",
+            success_url=reverse_lazy("tournaments:dashboard"),
+        ),
+        name="set-password",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("public.urls")),

@@ -28,6 +28,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.engine import (
     MatchSheet,
@@ -357,7 +358,11 @@ def round_robin_rows(
             progress = (
                 ""
                 if complete
-                else _("%(played)d of %(total)d matches played")
+                else ngettext(
+                    "%(played)d of %(total)d match played",
+                    "%(played)d of %(total)d matches played",
+                    total[player.entry_id],
+                )
                 % {"played": played, "total": total[player.entry_id]}
             )
             rows.append(Standing(place, label, progress, player))

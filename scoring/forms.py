@@ -49,6 +49,16 @@ MISSING = {
 SUIT_NAMES = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
 
 
+def sentence(text: str) -> str:
+    """An engine message ("deadwood 12 is over the knock limit") as a sentence for the
+    form: capital first letter, a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?:" else f"{text}."
+
+
 def card_choices() -> list[tuple[str, Any]]:
     choices: list[tuple[str, Any]] = [("", _("— knock card —"))]
     for suit, symbol in SUITS:
@@ -184,6 +194,9 @@ class HandForm(CardPicker, forms.Form):
         self.ruling: Ruling | None = None  # what the cards say, when they were picked
         self.cards_incomplete = False
         self.missing: list[str] = []  # labels of required fields left empty
+        # The live preview (only #hand-preview swapped) repeats the field errors there;
+        # a whole form shows each next to its field, once.
+        self.live_preview = False
         rules: RuleSet = match.ruleset
         # The engine refuses more than the rules allow (98, or more when an ace counts
         # more than 10); the browser is told the same.
@@ -196,6 +209,11 @@ class HandForm(CardPicker, forms.Form):
             self.fields["knock_card"].choices = card_choices()
         else:
             del self.fields["knock_card"]
+        if hands is None and next_number is None and self.is_bound:
+            # A form sent back with errors stays the hand it was (no first-dealer
+            # question on hand 7).
+            posted = str(self.data.get("number", ""))
+            next_number = int(posted) if posted.isdigit() else None
         count = len(hands) if hands is not None else (next_number or 1) - 1
         if replacing is None and count == 0 and not match.first_dealer:
             self.fields["first_dealer"] = forms.ChoiceField(
@@ -206,6 +224,12 @@ class HandForm(CardPicker, forms.Form):
                 help_text=_("Optional: the sheet then shows who deals each hand."),
             )
         self.fields["number"].initial = replacing if replacing is not None else count + 1
+
+    @property
+    def first_error(self) -> str:
+        """The name of the first field in the form with an error: it takes the focus."""
+        errors = self.errors if self.is_bound else {}
+        return next((name for name in self.fields if name in errors), "")
 
     @property
     def asks_dealer(self) -> bool:
@@ -282,7 +306,7 @@ class HandForm(CardPicker, forms.Form):
             field = (
                 error.field if error.field in ("kind", "deadwood", "defender_deadwood") else None
             )
-            self.add_error(field or "knocker_cards", error.problem(gettext))
+            self.add_error(field or "knocker_cards", sentence(error.problem(gettext)))
             return
         data["kind"] = settled.kind.value
         data["deadwood"] = settled.deadwood
@@ -328,5 +352,5 @@ class HandForm(CardPicker, forms.Form):
             )
         except ScoringError as error:
             field = error.field if error.field in self.fields else None
-            self.add_error(field, error.problem(gettext))
+            self.add_error(field, sentence(error.problem(gettext)))
         return data

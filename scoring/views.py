@@ -33,7 +33,7 @@ from tournaments.routing import lock_tournament
 from . import access as access_module
 from . import services
 from .access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
-from .forms import HandForm
+from .forms import HandForm, sentence
 from .models import Hand
 from .presenters import present
 
@@ -113,7 +113,7 @@ REFUSALS = (services.HandConflict, ScoringError, ValidationError)
 def refusal_message(error: Exception) -> str:
     """One translated line for any of REFUSALS."""
     if isinstance(error, ScoringError):
-        return error.render(_)
+        return sentence(error.render(_))
     if isinstance(error, ValidationError):
         return " ".join(error.messages)
     return str(error)
@@ -269,7 +269,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
-            form.add_error(field, error.problem(_) if field else error.render(_))
+            form.add_error(field, sentence(error.problem(_) if field else error.render(_)))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
     if recorded is not None:
@@ -278,7 +278,10 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
             return HttpResponseRedirect(access.url("match-sheet"))
-        response = _page(request, sheet_context(access, sheet=recorded), "match-entry")
+        context = sheet_context(access, sheet=recorded)
+        # Said to a screen reader, and the focus on the next hand's first question.
+        context["saved_number"] = form.cleaned_data["number"]
+        response = _page(request, context, "match-entry")
         if access.token is not None:
             # On the players' phone, Save sits below the fold: bring the new score and the
             # next hand's first question back into view.
@@ -301,6 +304,7 @@ def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     hands = services.load_hands(access.match)
     form = HandForm(request.POST or request.GET, match=access.match, hands=hands)
     form.is_valid()
+    form.live_preview = True
     context = {**base_context(access), "form": form}
     return TemplateResponse(request, f"{TEMPLATE}#hand-preview", context)
 

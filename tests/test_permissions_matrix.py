@@ -177,6 +177,10 @@ PLAYER_OWNER_WRITE =    "login login login   403    403   403   403   403    302
 # One tournament's screens: its owner and co-directors.
 ITS_DIRECTORS =         "login login login   403    403   403   200   403    200"
 ITS_DIRECTORS_WRITE =   "login login login   403    403   403   302w  403    302w"
+# A new account: the page itself shows its one-time link (never a redirect).
+ITS_DIRECTORS_SHOWN =   "login login login   403    403   403   200w  403    200w"
+# A fresh link for an account that has a password already: refused, nothing written.
+ITS_DIRECTORS_REFUSED = "login login login   403    403   403   302   403    302"
 # A match page's entry, preview and corrections: its directors and scorekeepers.
 SCORERS =               "403   403   403     403    403   403   200   200    200"
 SCORERS_WRITE =         "403   403   403     403    403   403   302w  302w   302w"
@@ -269,6 +273,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:roles": ITS_DIRECTORS_PAGE,
     "tournaments:role-add": ITS_DIRECTORS_ACTION,
     "tournaments:role-remove": ITS_DIRECTORS_ACTION,
+    "tournaments:role-create": (ALL_405, ITS_DIRECTORS_SHOWN),
+    "tournaments:role-link": (ALL_405, ITS_DIRECTORS_REFUSED),
+    # A guessed set-password link: the page that says it does not work, for everyone.
+    "set-password": (ALL_200, ALL_200),
     "tournaments:audit-log": ITS_DIRECTORS_PAGE,
     "printing:match-scoresheet": PUBLIC_PAGE,  # the QR code only for its directors
     "printing:round-scoresheets": ITS_DIRECTORS_PAGE,  # every table link of a round
@@ -680,6 +688,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:entry-flag": lambda w: {"value": "1"},
     "tournaments:match-walkover": lambda w: {
         "winner_side": "B",
+        "confirmed": "1",
         **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
     },
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
@@ -702,6 +711,16 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         .pk,
     },
     "tournaments:role-remove": lambda w: {"user": w.users["keeper"].pk, "role": "scorekeeper"},
+    "tournaments:role-create": lambda w: {
+        "new-name": "New Keeper",
+        "new-email": "new.keeper@example.com",
+        "new-role": "scorekeeper",
+    },
+    "tournaments:role-link": lambda w: {"user": w.users["keeper"].pk},
+    "set-password": lambda w: {
+        "new_password1": "a-new-long-password-1",
+        "new_password2": "a-new-long-password-1",
+    },
 }
 
 
@@ -752,6 +771,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = 1
         elif argument == "stage_id":
             values[argument] = tournament.stages.get(number=STAGE_OF[pattern.key]).pk
+        elif argument == "uidb64":
+            values[argument] = "MQ"  # user 1, with a guessed token
         elif argument == "object_id" and pattern.route.startswith("admin/r/"):
             values[argument] = world.running.pk
         elif argument == "content_type_id":

@@ -10,12 +10,14 @@ raises ``ValidationError`` with a translated message, changing nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import audit, brackets, registration
 from .changes import changed
@@ -66,7 +68,11 @@ def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
         limit = brackets.MAX_PLAYERS
     if players > limit:
         raise ValidationError(
-            _("A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.")
+            ngettext(
+                "A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.",
+                "A %(kind)s bracket takes at most %(limit)d players; %(count)d can play.",
+                players,
+            )
             % {"kind": tournament.get_bracket_kind_display(), "limit": limit, "count": players}
         )
     try:
@@ -85,7 +91,11 @@ def _build_bracket(tournament: Tournament, players: int) -> brackets.Bracket:
             return brackets.round_robin(players)
     except ValueError as error:
         raise ValidationError(
-            _("This bracket cannot be made for %(count)d players: %(problem)s")
+            ngettext(
+                "This bracket cannot be made for %(count)d player: %(problem)s",
+                "This bracket cannot be made for %(count)d players: %(problem)s",
+                players,
+            )
             % {"count": players, "problem": error}
         ) from error
     raise ValidationError(_("Unknown bracket format %(kind)s.") % {"kind": kind})
@@ -137,7 +147,12 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
     registration.check_field(tournament, playing)
     if len(playing) < brackets.MIN_PLAYERS:
         raise ValidationError(
-            _("A bracket needs at least two players; %(count)d can play.") % {"count": len(playing)}
+            ngettext(
+                "A bracket needs at least two players; %(count)d can play.",
+                "A bracket needs at least two players; %(count)d can play.",
+                len(playing),
+            )
+            % {"count": len(playing)}
         )
     return playing, left_out
 
@@ -230,6 +245,20 @@ def _renumber_seeds(playing: list[Entry], left_out: list[Entry]) -> None:
             Entry.objects.filter(pk=entry.pk).update(seed=entry.seed)
 
 
+def first_played(matches: Iterable[Match]) -> Match | None:
+    """The first match played into (in play, awaiting confirmation, or complete other than
+    as a bye): while there is one, the bracket cannot be cleared."""
+    return next(
+        (
+            m
+            for m in matches
+            if m.status in (Status.IN_PLAY, Status.AWAITING)
+            or (m.status == Status.COMPLETE and not m.is_bye)
+        ),
+        None,
+    )
+
+
 def clear_bracket(*, tournament: Tournament, user: Any) -> int:
     """Delete a bracket nobody has played in yet (to change the format or the field).
 
@@ -246,16 +275,11 @@ def clear_bracket(*, tournament: Tournament, user: Any) -> int:
         )
         if not matches:
             raise ValidationError(_("There is no bracket to clear."))
-        started = [
-            m
-            for m in matches
-            if m.status in (Status.IN_PLAY, Status.AWAITING)
-            or (m.status == Status.COMPLETE and not m.is_bye)
-        ]
+        started = first_played(matches)
         if started:
             raise ValidationError(
                 _("The bracket cannot be cleared: %(match)s has already been played into.")
-                % {"match": started[0].label}
+                % {"match": started.label}
             )
         # Routes point at other matches of the same bracket: unlink, then delete.
         Match.objects.filter(tournament=tournament).update(next_match=None, loser_next_match=None)

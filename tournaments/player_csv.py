@@ -25,6 +25,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import audit, csv_files
 from .models import Player
@@ -206,7 +207,11 @@ def _read_rows(records: _Records, columns: list[str | None], result: ImportResul
             result.errors.append(
                 (
                     line,
-                    _("Too many rows: import at most %(count)d at a time.")
+                    ngettext(
+                        "Too many rows: import at most %(count)d at a time.",
+                        "Too many rows: import at most %(count)d at a time.",
+                        MAX_CSV_ROWS,
+                    )
                     % {"count": MAX_CSV_ROWS},
                 )
             )

@@ -81,6 +81,36 @@ class Overview:
     def current(self) -> list[RoundInfo]:
         return [r for r in self.rounds if r.is_started and not r.is_complete]
 
+    @property
+    def in_play(self) -> RoundInfo | None:
+        """The first round not yet complete: the one the page brings into view."""
+        return next((r for r in self.rounds if not r.is_complete), None)
+
+
+# Rounds of the main brackets interleave by number (W1, L1, W2, L2 …); the deciders come
+# after all of them, in this order.
+_SECTION_RANK = {
+    Match.Section.WINNERS: 0,
+    Match.Section.ROUND_ROBIN: 0,
+    Match.Section.LOSERS: 1,
+    Match.Section.CONSOLATION: 2,
+    Match.Section.THIRD_PLACE: 3,
+    Match.Section.FINAL: 4,
+    Match.Section.RESET: 5,
+}
+_DECIDERS = (Match.Section.THIRD_PLACE, Match.Section.FINAL, Match.Section.RESET)
+
+
+def play_order(section: str, round_: int) -> tuple[int, int, int]:
+    """Sort key of a round in playing order: round 1 first, the (grand) final last.
+
+    Generation stores a bracket from its final back, so the rows' own order is the
+    reverse of play."""
+    rank = _SECTION_RANK.get(Match.Section(section), 9)
+    if section in _DECIDERS:
+        return (1, rank, round_)
+    return (0, round_, rank)
+
 
 def join_and(items: list[str]) -> str:
     if len(items) <= 1:
@@ -115,7 +145,7 @@ def round_overview(tournament: Tournament) -> Overview:
         key=lambda m: (m.round, m.position, m.pk),
     )
     return Overview(
-        rounds=list(rounds.values()),
+        rounds=[rounds[key] for key in sorted(rounds, key=lambda k: play_order(*k))],
         tables=tournament.tables,
         in_use=sorted(m.table for m in matches if m.status in PLAYING and m.table),
         queue=queue,

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.engine import ScoringError, resolve_rules
 
@@ -222,7 +223,11 @@ def start(*, tournament: Tournament, user: Any) -> Stage:
         playing, _left_out = playing_entries(tournament)
         if len(playing) < brackets.MIN_PLAYERS:
             raise ValidationError(
-                _("A bracket needs at least two players; %(count)d can play.")
+                ngettext(
+                    "A bracket needs at least two players; %(count)d can play.",
+                    "A bracket needs at least two players; %(count)d can play.",
+                    len(playing),
+                )
                 % {"count": len(playing)}
             )
         matches = begin(first, [e.pk for e in playing], user)

@@ -55,5 +55,7 @@ urlpatterns = [
     path(MANAGE + "roles/", views.roles, name="roles"),
     path(MANAGE + "roles/add/", views.role_add, name="role-add"),
     path(MANAGE + "roles/remove/", views.role_remove, name="role-remove"),
+    path(MANAGE + "roles/new/", views.role_create, name="role-create"),
+    path(MANAGE + "roles/link/", views.role_link, name="role-link"),
     path(MANAGE + "audit/", views.audit_log, name="audit-log"),
 ]

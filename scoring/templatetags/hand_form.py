@@ -16,6 +16,7 @@ register = template.Library()
 CHECKED = mark_safe(" checked")
 REQUIRED = mark_safe(" required")
 NOTHING = mark_safe("")
+AUTOFOCUS = mark_safe(" autofocus")
 
 
 @register.simple_tag
@@ -26,7 +27,9 @@ def hand_url(urls: Any, action: str, number: int) -> str:
 
 
 @register.simple_tag
-def choice_buttons(field: BoundField, *, required: bool = False) -> SafeString:
+def choice_buttons(
+    field: BoundField, *, required: bool = False, autofocus: bool = False
+) -> SafeString:
     """The radio inputs of a choice field, each in its ``label.choice`` button.
 
     Written in Python rather than as a template loop: this form is rendered again after
@@ -36,7 +39,7 @@ def choice_buttons(field: BoundField, *, required: bool = False) -> SafeString:
     name = field.html_name
     return format_html_join(
         "",
-        '<label class="choice"><input type="radio" name="{}" value="{}" id="id_{}_{}"{}{}>'
+        '<label class="choice"><input type="radio" name="{}" value="{}" id="id_{}_{}"{}{}{}>'
         "<span>{}</span></label>",
         (
             (
@@ -46,6 +49,7 @@ def choice_buttons(field: BoundField, *, required: bool = False) -> SafeString:
                 index,
                 REQUIRED if required else NOTHING,
                 CHECKED if current == value else NOTHING,
+                AUTOFOCUS if autofocus and index == 0 else NOTHING,
                 label,
             )
             for index, (value, label) in enumerate(field.field.choices)

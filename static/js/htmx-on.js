@@ -48,3 +48,14 @@ document.documentElement.classList.add("htmx-on");
     }
   });
 })();
+
+// A form sent back by the server names where the person goes next with autofocus (the
+// first field in error, or the next hand's first question). htmx would otherwise keep the
+// focus on the element that had it before the swap (the same id), or drop it to the body.
+document.addEventListener("htmx:afterSettle", function (event) {
+  const target = event.detail.elt;
+  const next = target && target.querySelector ? target.querySelector("[autofocus]") : null;
+  if (next && document.activeElement !== next) {
+    next.focus();
+  }
+});

@@ -70,7 +70,7 @@ def test_a_typed_count_the_cards_contradict_is_shown_before_saving(phone, live_s
     tick(form, "knocker_cards", KNOCKER)
     tick(form, "defender_cards", DEFENDER)
     preview = phone.locator("#hand-preview")
-    expect(preview).to_contain_text("the cards give the knocker 9 deadwood, not 7")
+    expect(preview).to_contain_text("The cards give the knocker 9 deadwood, not 7.")
     expect(form.locator('input[name="deadwood"]')).to_have_value("7")  # typed: left alone
     assert not Hand.objects.exists()
 

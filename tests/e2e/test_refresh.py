@@ -89,8 +89,13 @@ def test_round_control_keeps_a_walkover_being_chosen(desktop, live_server):
     expect(choice).to_have_value("B")
     assert not replaced(desktop, f"#wo-{match.pk}")
 
-    desktop.once("dialog", lambda dialog: dialog.accept())
     desktop.locator(f"#wo-{match.pk} ~ button").click()
+    # The confirmation names the winner; nothing is awarded until it is pressed.
+    confirm = desktop.locator("#round-control .confirm-box button[type=submit]")
+    expect(confirm).to_contain_text(match.name_b)
+    match.refresh_from_db()
+    assert not match.forfeit
+    confirm.click()
     expect(desktop.locator("#round-control .message")).to_contain_text("Walkover:")
     match.refresh_from_db()
     assert match.forfeit and match.winner_side == "B"

@@ -331,7 +331,10 @@ def phase(backend: str, server: str, args: argparse.Namespace) -> dict[str, Any]
         base_total = standings_total(base, tournament.slug, args.request_timeout)
         start_at = time.monotonic() + LEAD_SECONDS
         until = start_at + args.follow_seconds
-        seconds = args.follow_seconds + args.interval + 2  # every hand gets a poll after it
+        # Every hand gets polls after it: two intervals and a few seconds past the last hand,
+        # so a poll answered from the render before it (Poll-Again-After) is followed by
+        # one that shows it, even on a machine busy with other tests.
+        seconds = args.follow_seconds + 2 * args.interval + 5
         followers = spawn_followers(base, tournament.slug, args, start_at, seconds, keep)
         cpu = CpuWatch(process.pid, start_at, until)
         stats, results, winning = run_tables(base, plans, wins, args, start_at, until)

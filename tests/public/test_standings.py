@@ -373,9 +373,9 @@ def test_round_robin_in_progress_counts_played_matches():
     result = standings_of(t)
     assert not result.complete and result.champion is None
     progress = {row.stats.seed: row.progress for row in result.rows}
-    assert progress[1] == "1 of 1 matches played"
+    assert progress[1] == "1 of 1 match played"
     assert progress[2] == "1 of 2 matches played"
-    assert progress[3] == "0 of 1 matches played"
+    assert progress[3] == "0 of 1 match played"
 
 
 def test_round_robin_generated_and_played_through_the_services():

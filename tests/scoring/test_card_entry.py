@@ -79,7 +79,7 @@ def test_typed_counts_that_disagree_with_the_cards_are_refused_before_saving(cli
     )
     assert response.status_code == 400
     html = response.content.decode()
-    assert "the cards give the knocker 9 deadwood, not 7" in html
+    assert "The cards give the knocker 9 deadwood, not 7." in html
     assert not Hand.objects.exists()
     # the cards stay ticked and the picker open, the ruling shown
     assert '<details class="card-picker" open>' in html
@@ -110,7 +110,7 @@ def test_the_preview_with_too_few_cards_says_how_many(client):
     assert "Cards picked: 7 of 10 for the player who went out, 10 of 10" in html
     assert "preview-error" not in html
     saved = client.post(sheet_url(match, "hand-create"), cards_post(knocker=KNOCKER[:7]))
-    assert "the knocker has 7 cards" in saved.content.decode()
+    assert "The knocker has 7 cards" in saved.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -122,7 +122,7 @@ def test_the_preview_with_too_few_cards_says_how_many(client):
             id="gin-as-knock",
         ),
         pytest.param(cards_post(kind="draw"), "A dead hand has no cards", id="draw"),
-        pytest.param(cards_post(defender=[]), "the defender has 0 cards", id="one-hand"),
+        pytest.param(cards_post(defender=[]), "The defender has 0 cards", id="one-hand"),
         pytest.param(cards_post(defender=[*DEFENDER[:9], "5S"]), "5S is given twice", id="dup"),
         pytest.param(cards_post(knocker=[*KNOCKER[:9], "ZZ"]), "ZZ is not a card", id="bad"),
     ],

@@ -185,7 +185,7 @@ def director_confirm(s: Scene) -> Request:
 
 def walkover(s: Scene) -> Request:
     client, url = s.director(), s.manage("match-walkover")
-    data = {**_round_control(s, client, url), "winner_side": "B"}
+    data = {**_round_control(s, client, url), "winner_side": "B", "confirmed": "1"}
     return Request("walkover", client, url, data, htmx=True, ok=lambda r: b"Walkover:" in r.content)
 
 

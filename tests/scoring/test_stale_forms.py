@@ -232,11 +232,15 @@ def test_a_walkover_after_a_hand_it_did_not_see_is_refused(client):
     form = hidden_fields(client.get(rounds).content.decode(), url)
     assert "version" in form
     play(match, [knock("A", 2, 30)])  # the players turn up and enter a hand
-    response = client.post(url, {**form, "winner_side": "B"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        url, {**form, "winner_side": "B", "confirmed": "1"}, HTTP_HX_REQUEST="true"
+    )
     assert "The match changed since you opened this page" in response.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PLAY and not match.forfeit
     form = hidden_fields(response.content.decode(), url)
-    response = client.post(url, {**form, "winner_side": "B"}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        url, {**form, "winner_side": "B", "confirmed": "1"}, HTTP_HX_REQUEST="true"
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE and match.winner_side == "B"

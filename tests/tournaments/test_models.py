@@ -34,6 +34,21 @@ def test_slug_from_name_with_numeric_suffix_on_clash():
     assert make_tournament(name="¡¿?").slug == "tournament"
 
 
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("Żółć Cup", "zolc-cup"),
+        ("Große Straße Open", "grosse-strasse-open"),
+        ("Кубок клуба", "kubok-kluba"),
+        ("Ελληνικό Τουρνουά", "elliniko-toyrnoya"),
+        ("Ǻrhus Ølfest", "arhus-olfest"),
+    ],
+    ids=["polish", "german", "cyrillic", "greek", "danish"],
+)
+def test_slug_transliterates_letters_slugify_would_drop(name, slug):
+    assert make_tournament(name=name).slug == slug
+
+
 def test_ruleset_is_resolved_from_the_snapshot():
     t = make_tournament(preset="tournament", rules={"gin_bonus": 20})
     assert t.ruleset.games_to_win == 3

@@ -332,7 +332,7 @@ def test_confirm_and_walkover_from_round_control(client, director, htmx):
     first.refresh_from_db()
     assert first.status == Match.Status.COMPLETE
     second = Match.objects.get(tournament=t, key="W1-2")
-    walkover = {"winner_side": "B", "version": second.version}
+    walkover = {"winner_side": "B", "version": second.version, "confirmed": "1"}
     client.post(url("match-walkover", t, match_id=second.pk), walkover, **headers)
     second.refresh_from_db()
     assert second.forfeit and second.winner_side == "B"
@@ -355,6 +355,32 @@ def test_confirm_and_walkover_from_round_control(client, director, htmx):
     assert "Choose who wins" in bad.content.decode()
     final.refresh_from_db()
     assert final.status == Match.Status.READY
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
+def test_a_walkover_is_chosen_then_confirmed_by_the_winners_name(client, director, htmx):
+    t = make_bracket(players=4, owner=director)
+    match = Match.objects.get(tournament=t, key="W1-2")
+    # Nobody is preselected: one click on "Walkover" awards nothing.
+    page_html = client.get(url("round-control", t)).content.decode()
+    select = page_html[page_html.index(f'id="wo-{match.pk}"') :]
+    select = select[: select.index("</select>")]
+    assert "selected" not in select and '<option value="">' in select
+    headers = HTMX if htmx else {}
+    choice = {"winner_side": "B", "version": match.version}
+    response = client.post(url("match-walkover", t, match_id=match.pk), choice, **headers)
+    html = response.content.decode()
+    if htmx:
+        assert fragment_of(response, "round-control")
+    assert f"Award the walkover to {match.name_b}?" in html
+    assert 'name="confirmed" value="1"' in html and 'hx-trigger="every 15s"' not in html
+    match.refresh_from_db()
+    assert match.status == Match.Status.READY and not match.forfeit
+    client.post(
+        url("match-walkover", t, match_id=match.pk), {**choice, "confirmed": "1"}, **headers
+    )
+    match.refresh_from_db()
+    assert match.forfeit and match.winner_side == "B"
 
 
 def test_assign_tables_button(client, director):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import functools
 
+from anyascii import anyascii
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -177,9 +178,13 @@ def _resolved_rules(key: tuple[tuple[str, type, object], ...]) -> RuleSet:
 
 
 def unique_slug(name: str, *, exclude_pk: int | None = None) -> str:
-    """``slugify(name)``, with ``-2``, ``-3`` … appended when it is taken."""
+    """``slugify(name)``, with ``-2``, ``-3`` … appended when it is taken.
+
+    The name is transliterated to ASCII first ("Żółć Cup" → "zolc-cup", "Кубок" →
+    "kubok"): slugify alone drops every letter that does not decompose to ASCII (ł, ß,
+    every non-Latin script)."""
     field = Tournament._meta.get_field("slug")
-    base = (slugify(name) or "tournament")[: field.max_length - 6].strip("-") or "tournament"
+    base = slugify(anyascii(name))[: field.max_length - 6].strip("-") or "tournament"
     taken = set(
         Tournament.objects.filter(slug__startswith=base)
         .exclude(pk=exclude_pk)

@@ -26,7 +26,7 @@ from .entries import (
 )
 from .home import dashboard, home
 from .players import player_create, player_edit, player_import, player_list
-from .roles import audit_log, role_add, role_remove, roles
+from .roles import audit_log, role_add, role_create, role_link, role_remove, roles
 from .rounds import match_confirm, match_walkover, round_control, tables_assign
 from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
 from .stages import (
@@ -64,6 +64,8 @@ __all__ = [
     "player_import",
     "player_list",
     "role_add",
+    "role_create",
+    "role_link",
     "role_remove",
     "roles",
     "round_control",

@@ -9,10 +9,12 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import draw
 from ..models import Match, Tournament
+from ..rounds import play_order
 from .base import (
     manage_url,
     manage_view,
@@ -34,6 +36,7 @@ def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if matches:
         context["generated"] = True
         context["groups"] = _groups(matches)
+        context["played_into"] = draw.first_played(matches)
     else:
         context["generated"] = False
         try:
@@ -56,7 +59,7 @@ def _groups(matches: list[Match]) -> list[dict[str, Any]]:
             "round": round_,
             "matches": sorted(group, key=lambda m: m.position),
         }
-        for (section, round_), group in groups.items()
+        for (section, round_), group in sorted(groups.items(), key=lambda g: play_order(*g[0]))
     ]
 
 
@@ -70,7 +73,11 @@ def bracket_generate(request: HttpRequest, tournament: Tournament) -> HttpRespon
         return redirect(manage_url("bracket", tournament))
     messages.success(
         request,
-        _("Bracket generated: %(count)d matches. Tables are assigned; print the round.")
+        ngettext(
+            "Bracket generated: %(count)d match. Tables are assigned; print the round.",
+            "Bracket generated: %(count)d matches. Tables are assigned; print the round.",
+            len(plan.matches),
+        )
         % {"count": len(plan.matches)},
     )
     return redirect(manage_url("round-control", tournament))

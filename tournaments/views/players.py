@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from .. import player_csv, registry
@@ -140,7 +141,11 @@ def _player_import_confirm(request: HttpRequest) -> HttpResponse:
         result = player_csv.import_players_csv(text=text, user=request.user)
         if result.ok:
             messages.success(
-                request, _("Imported %(count)d players.") % {"count": len(result.players)}
+                request,
+                ngettext(
+                    "Imported %(count)d player.", "Imported %(count)d players.", len(result.players)
+                )
+                % {"count": len(result.players)},
             )
             return redirect("tournaments:player-list")
         context["result"] = result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -12,10 +13,12 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import setup
-from ..forms import RoleForm
-from ..models import AuditEntry, Tournament
+from .. import accounts, setup
+from .. import audit_log as audit_log_module
+from ..forms import NewMemberForm, RoleForm
+from ..models import AuditEntry, Entry, Match, Tournament
 from ..models.audit import ACTION_LABELS
+from ..rounds import play_order
 from .base import (
     manage_url,
     manage_view,
@@ -32,9 +35,68 @@ def _roles_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "co_directors": tournament.co_directors.order_by("username"),
         "scorekeepers": tournament.scorekeepers.order_by("username"),
         "form": RoleForm(),
+        "new_form": NewMemberForm(),
+        "awaiting_password": accounts.awaiting_password(tournament),
         "section": "roles",
         **extra,
     }
+
+
+def _link_shown(request: HttpRequest, member: Any) -> dict[str, Any]:
+    url = accounts.set_password_url(member, request)
+    return {"member": member, "url": url, "qr": accounts.qr_svg(url)}
+
+
+def _roles_result(
+    request: HttpRequest, tournament: Tournament, *, ok: str = "", error: str = "", **extra: Any
+) -> HttpResponse:
+    """The role list again; a new link is shown on the page itself, never in a redirect
+    (it must not sit in the session or the history)."""
+    if request.htmx or "new_link" in extra or "new_form" in extra:
+        context = _roles_context(tournament, notice=ok, error=error, **extra)
+        return page(request, "tournaments/roles.html", context, partial="role-list")
+    if error:
+        messages.error(request, error)
+    elif ok:
+        messages.success(request, ok)
+    return redirect(manage_url("roles", tournament))
+
+
+@require_POST
+@manage_view
+def role_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A new account for a person by name and email, with a role and a set-password link."""
+    form = NewMemberForm(request.POST)
+    if form.is_valid():
+        try:
+            member = accounts.create_member(
+                tournament=tournament,
+                name=form.cleaned_data["name"],
+                email=form.cleaned_data["email"],
+                role=form.cleaned_data["role"],
+                user=request.user,
+            )
+        except ValidationError as exc:
+            form.add_error("email", exc)
+        else:
+            ok = _("Account %(username)s made for %(name)s.") % {
+                "username": member.get_username(),
+                "name": form.cleaned_data["name"],
+            }
+            return _roles_result(request, tournament, ok=ok, new_link=_link_shown(request, member))
+    return _roles_result(request, tournament, new_form=form)
+
+
+@require_POST
+@manage_view
+def role_link(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A fresh set-password link for a member who has not chosen a password yet."""
+    waiting = {str(m.pk): m for m in accounts.awaiting_password(tournament)}
+    member = waiting.get(request.POST.get("user", ""))
+    if member is None:
+        error = _("That account has chosen its password already, or has no role here.")
+        return _roles_result(request, tournament, error=error)
+    return _roles_result(request, tournament, new_link=_link_shown(request, member))
 
 
 @require_GET
@@ -107,14 +169,38 @@ def role_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @manage_view
 def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    entries = AuditEntry.objects.filter(tournament=tournament).select_related("user")
+    """The log as sentences, newest first, filtered by match, player and kind."""
     action = request.GET.get("action", "").strip()[:80]
-    if action:
-        entries = entries.filter(action=action)
-    paginator = Paginator(entries.order_by("-at", "-pk"), 100)
+    matches = list(
+        Match.objects.filter(tournament=tournament)
+        .exclude(side_a=None, side_b=None)
+        .annotate(**Match.side_names())
+    )
+    matches.sort(key=lambda m: (play_order(m.section, m.round), m.position))
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player__name")
+    )
+    match = next((m for m in matches if m.key == request.GET.get("match")), None)
+    player_id = request.GET.get("player", "")
+    player = next((e for e in entries if str(e.pk) == player_id), None)
+    rows = audit_log_module.filtered(tournament, match=match, player=player, action=action)
+    paginator = Paginator(rows, 100)
+    shown = paginator.get_page(request.GET.get("page"))
+    query = {
+        k: v
+        for k, v in (
+            ("match", match.key if match else ""),
+            ("player", str(player.pk) if player else ""),
+            ("action", action),
+        )
+        if v
+    }
     context = {
         "tournament": tournament,
-        "entries": paginator.get_page(request.GET.get("page")),
+        "entries": shown,
+        "lines": audit_log_module.lines(tournament, shown.object_list),
         "actions": [
             (code, ACTION_LABELS.get(code, code))
             for code in AuditEntry.objects.filter(tournament=tournament)
@@ -122,7 +208,12 @@ def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             .values_list("action", flat=True)
             .distinct()
         ],
+        "matches": matches,
+        "players": entries,
         "action": action,
+        "match": match,
+        "player": player,
+        "query": urlencode(query),
         "section": "audit",
     }
     return page(request, "tournaments/audit.html", context, partial="audit-list")

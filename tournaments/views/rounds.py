@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
@@ -89,6 +90,20 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
     form = WalkoverForm(request.POST)
     if not form.is_valid():
         return _round_result(request, tournament, error=_("Choose who wins the walkover."))
+    if not form.cleaned_data["confirmed"]:
+        # A walkover ends the match without play: the director first sees whom it names.
+        side = form.cleaned_data["winner_side"]
+        context = _rounds_context(
+            tournament,
+            walkover_confirm={
+                "match": match,
+                "winner_side": side,
+                "winner": match.name_a if side == "A" else match.name_b,
+                "loser": match.name_b if side == "A" else match.name_a,
+                "version": request.POST.get("version", ""),
+            },
+        )
+        return page(request, "tournaments/rounds.html", context, partial="round-control")
     try:
         services.forfeit(
             match=match,
@@ -108,5 +123,10 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
 def tables_assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     changed = services.assign_tables(tournament=tournament, user=request.user)
     return _round_result(
-        request, tournament, ok=_("%(count)d matches given a table.") % {"count": len(changed)}
+        request,
+        tournament,
+        ok=ngettext(
+            "%(count)d match given a table.", "%(count)d matches given a table.", len(changed)
+        )
+        % {"count": len(changed)},
     )

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from archive.verify import verify
 from backups.sqlite import BackupError, restore
@@ -43,12 +44,24 @@ class Command(BaseCommand):
         for tournament in tournaments:
             differences += len(verify(tournament)[1])
         self.stdout.write(
-            _("Restored %(path)s: %(tournaments)d tournaments, %(hands)d hands.")
-            % {"path": info.path, "tournaments": info.tournaments, "hands": info.hands}
+            _("Restored %(path)s: %(tournaments)s, %(hands)s.")
+            % {
+                "path": info.path,
+                "tournaments": ngettext(
+                    "%(count)d tournament", "%(count)d tournaments", info.tournaments
+                )
+                % {"count": info.tournaments},
+                "hands": ngettext("%(count)d hand", "%(count)d hands", info.hands)
+                % {"count": info.hands},
+            }
         )
         if differences:
             raise CommandError(
-                _("%(count)d stored results disagree with their hands: run verify_tournament.")
+                ngettext(
+                    "%(count)d stored result disagrees with its hands: run verify_tournament.",
+                    "%(count)d stored results disagree with their hands: run verify_tournament.",
+                    differences,
+                )
                 % {"count": differences}
             )
         self.stdout.write(_("Every match agrees with its hands."))

@@ -1,0 +1,51 @@
+"""Expected refusals are logged once, on one line, without a traceback; a real error
+keeps its traceback."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_tournament, make_user
+
+
+@pytest.fixture
+def console(settings):
+    """What the console handler prints (the one handler LOGGING gives the root)."""
+    settings.DEBUG = False
+    handlers = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+    assert len(handlers) == 1
+    stream = io.StringIO()
+    old = handlers[0].setStream(stream)
+    yield stream
+    handlers[0].setStream(old)
+
+
+@pytest.mark.django_db
+def test_a_403_is_one_line(client, console):
+    tournament = make_tournament()
+    client.force_login(make_user())
+    response = client.get(reverse("tournaments:tournament-setup", args=[tournament.slug]))
+    assert response.status_code == 403
+    lines = console.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Forbidden"), lines
+
+
+@pytest.mark.django_db
+def test_a_refused_host_is_one_line(client, console):
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    lines = console.getvalue().splitlines()
+    assert len(lines) == 1 and "evil.example" in lines[0], lines
+
+
+def test_a_real_error_keeps_its_traceback(console):
+    try:
+        raise ZeroDivisionError("boom")
+    except ZeroDivisionError:
+        logging.getLogger("django.request").exception("Internal Server Error: /x/")
+    text = console.getvalue()
+    assert "Traceback" in text and "ZeroDivisionError" in text

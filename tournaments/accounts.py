@@ -1,0 +1,109 @@
+"""Accounts a director makes from the Roles page: a new person, by name and email, given a
+role in the tournament and a one-time link to choose a password.
+
+The link is Django's password-reset token (``default_token_generator``): it stops working
+once the password is set (the token signs the password hash) and after
+``PASSWORD_RESET_TIMEOUT`` (a day, config/settings.py). Nothing is emailed: the director
+hands the link over as it is shown, or as its QR code on their screen. Nobody needs the
+admin or a shell. Writes go through :func:`create_member` only.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from . import audit
+from .models import AuditEntry, Tournament
+from .setup import ROLES
+
+
+def _username(email: str, name: str) -> str:
+    """The part of the email before the @ (else the name), letters, digits and . _ - only,
+    made unique with a number."""
+    User = get_user_model()
+    base = re.sub(r"[^\w.\-]+", "", email.split("@")[0] or name.replace(" ", ".")) or "member"
+    base = base[:140]
+    username, n = base, 2
+    while User.objects.filter(username__iexact=username).exists():
+        username, n = f"{base}{n}", n + 1
+    return username
+
+
+def create_member(*, tournament: Tournament, name: str, email: str, role: str, user: Any) -> Any:
+    """A new account for ``name`` with no password yet, given ``role`` here."""
+    if role not in ROLES:
+        raise ValidationError(_("Unknown role."))
+    User = get_user_model()
+    email = User.objects.normalize_email(email.strip())
+    name = " ".join(name.split())
+    with transaction.atomic():
+        if User.objects.filter(email__iexact=email).exists():
+            raise ValidationError(
+                _(
+                    "An account with the email %(email)s exists already: "
+                    "add it by its username instead."
+                )
+                % {"email": email}
+            )
+        member = User(username=_username(email, name), email=email, is_active=True)
+        first, _space, last = name.partition(" ")
+        member.first_name, member.last_name = first[:150], last[:150]
+        member.set_unusable_password()
+        member.save()
+        relation = tournament.co_directors if role == "co_director" else tournament.scorekeepers
+        relation.add(member)
+        audit.record(
+            tournament=tournament,
+            action="role added",
+            obj=tournament,
+            after={"role": role, "username": member.get_username(), "new_account": True},
+            user=user,
+        )
+    return member
+
+
+def set_password_url(member: Any, request: HttpRequest | None = None) -> str:
+    """The absolute one-time link (SITE_URL, else the request's host, as table links)."""
+    path = reverse(
+        "set-password",
+        kwargs={
+            "uidb64": urlsafe_base64_encode(force_bytes(member.pk)),
+            "token": default_token_generator.make_token(member),
+        },
+    )
+    if settings.SITE_URL:
+        return settings.SITE_URL.rstrip("/") + path
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+def qr_svg(url: str) -> SafeString:
+    """The link as an inline SVG QR code (segno, as the scoresheets' table links)."""
+    return mark_safe(segno.make(url, error="m", micro=False).svg_inline(scale=5, border=2))
+
+
+def awaiting_password(tournament: Tournament) -> list[Any]:
+    """Members whose account was made here and who have not chosen a password yet.
+
+    Only accounts this tournament made: a link for any passwordless account added by
+    username would let a co-director take over an account another director made."""
+    made_here = set(
+        AuditEntry.objects.filter(
+            tournament=tournament, action="role added", after__new_account=True
+        ).values_list("after__username", flat=True)
+    )
+    members = [*tournament.co_directors.all(), *tournament.scorekeepers.all()]
+    return [m for m in members if not m.has_usable_password() and m.get_username() in made_here]
