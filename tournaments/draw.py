@@ -145,15 +145,7 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
         raise ValidationError(_("This tournament is finished."))
     playing, left_out = playing_entries(tournament)
     registration.check_field(tournament, playing)
-    if len(playing) < brackets.MIN_PLAYERS:
-        raise ValidationError(
-            ngettext(
-                "A bracket needs at least two players; %(count)d can play.",
-                "A bracket needs at least two players; %(count)d can play.",
-                len(playing),
-            )
-            % {"count": len(playing)}
-        )
+    check_enough_players(playing)
     return playing, left_out
 
 
@@ -183,6 +175,19 @@ def _plan_matches(
     board.settle_all()
     board.assign_tables()
     return matches, routes
+
+
+def check_enough_players(playing: list[Entry]) -> None:
+    """A bracket, or a first stage, needs two players who can play."""
+    if len(playing) < brackets.MIN_PLAYERS:
+        raise ValidationError(
+            ngettext(
+                "A bracket needs at least two players; %(count)d can play.",
+                "A bracket needs at least two players; %(count)d can play.",
+                len(playing),
+            )
+            % {"count": len(playing)}
+        )
 
 
 def _start_running(

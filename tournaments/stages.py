@@ -28,13 +28,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from scoring.engine import ScoringError, resolve_rules
 
-from . import audit, brackets, cut
+from . import audit, cut
 from .changes import changed
-from .draw import playing_entries
+from .draw import check_enough_players, playing_entries
 from .models import Entry, Match, Stage, Tournament
 from .routing import Board, lock_tournament
 from .stage_matches import FINAL, begin, pair_swiss
@@ -221,15 +220,7 @@ def start(*, tournament: Tournament, user: Any) -> Stage:
         if Match.objects.filter(tournament=tournament).exists():
             raise ValidationError(_("The bracket has already been generated."))
         playing, _left_out = playing_entries(tournament)
-        if len(playing) < brackets.MIN_PLAYERS:
-            raise ValidationError(
-                ngettext(
-                    "A bracket needs at least two players; %(count)d can play.",
-                    "A bracket needs at least two players; %(count)d can play.",
-                    len(playing),
-                )
-                % {"count": len(playing)}
-            )
+        check_enough_players(playing)
         matches = begin(first, [e.pk for e in playing], user)
         before = tournament.status
         tournament.status = Tournament.Status.RUNNING

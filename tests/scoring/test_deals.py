@@ -177,6 +177,17 @@ def test_the_team_sheet_shows_teams_members_boards_and_one_form(client):
     assert "Enter deal 2" in page
 
 
+def test_a_team_match_decided_on_time_says_so_on_its_sheet(client):
+    tournament = team_bracket()
+    match = first_match(tournament)
+    play_deals(match, [[knock("A", 2, 18), knock("B", 3, 15)]])
+    client.force_login(tournament.owner)
+    assert "Decided on time" not in client.get(_url(match, "match-sheet")).content.decode()
+    Match.objects.filter(pk=match.pk).update(decided_on_time=True, winner_side="A")
+    page = client.get(_url(match, "match-sheet")).content.decode()
+    assert "Decided on time: Team 1 led when time was called." in page
+
+
 def test_entering_a_deal_through_the_page_without_javascript(client):
     tournament = team_bracket()
     match = first_match(tournament)
