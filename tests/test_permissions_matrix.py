@@ -268,6 +268,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:stage-pair": ITS_DIRECTORS_ACTION,
     "tournaments:stage-close": ITS_DIRECTORS_ACTION,
     "tournaments:stage-clock": ITS_DIRECTORS_ACTION,
+    "tournaments:stage-late-entry": ITS_DIRECTORS_ACTION,
     "scoring:stage-time": ITS_DIRECTORS_ACTION,
     "tournaments:match-lucky-loser": ITS_DIRECTORS_ACTION,
     "tournaments:roles": ITS_DIRECTORS_PAGE,
@@ -557,6 +558,7 @@ TOURNAMENT_OF = {
     "tournaments:stage-remove": "staging",
     "tournaments:stage-pair": "staged",
     "tournaments:stage-clock": "staged",
+    "tournaments:stage-late-entry": "staged",
     "scoring:stage-time": "staged",
     "tournaments:stage-close": "closable",
     "tournaments:match-lucky-loser": "knockout",
@@ -581,6 +583,7 @@ STAGE_OF = {
     "tournaments:stage-remove": 2,
     "tournaments:stage-pair": 1,
     "tournaments:stage-clock": 1,
+    "tournaments:stage-late-entry": 1,
     "scoring:stage-time": 1,
     "tournaments:stage-close": 1,
 }
@@ -703,6 +706,10 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "club:payment-save": lambda w: {"method": "cash", "amount": "10"},
     "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
     "tournaments:stage-clock": lambda w: {"minutes": 40},
+    "tournaments:stage-late-entry": lambda w: {
+        "entry": w.staged.entries.order_by("pk").first().pk,
+        "points": 0,
+    },
     "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
     "tournaments:match-lucky-loser": lambda w: {
         "side": "B",

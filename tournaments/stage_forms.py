@@ -101,6 +101,18 @@ class ClockForm(forms.Form):
     minutes = forms.IntegerField(label=_("Minutes"), min_value=1, max_value=600, initial=45)
 
 
+class LateEntryForm(forms.Form):
+    """A late entry's starting match points in a running Swiss first stage (0 by default)."""
+
+    entry = forms.ModelChoiceField(label=_("Late entry"), queryset=Entry.objects.none())
+    points = forms.IntegerField(label=_("Starting match points"), min_value=0, initial=0)
+
+    def __init__(self, *args: Any, candidates: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if candidates is not None:
+            self.fields["entry"].queryset = candidates  # type: ignore[attr-defined]
+
+
 class LuckyLoserForm(forms.Form):
     side = forms.ChoiceField(label=_("In place of"), choices=[("A", "A"), ("B", "B")])
     entry = forms.ModelChoiceField(label=_("Lucky loser"), queryset=Entry.objects.none())

@@ -48,6 +48,11 @@ urlpatterns = [
     path(MANAGE + "stages/<int:stage_id>/close/", views.stage_close, name="stage-close"),
     path(MANAGE + "stages/<int:stage_id>/clock/", views.stage_clock, name="stage-clock"),
     path(
+        MANAGE + "stages/<int:stage_id>/late-entry/",
+        views.stage_late_entry,
+        name="stage-late-entry",
+    ),
+    path(
         MANAGE + "matches/<int:match_id>/lucky-loser/",
         views.match_lucky_loser,
         name="match-lucky-loser",

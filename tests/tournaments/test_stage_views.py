@@ -85,3 +85,26 @@ def test_the_page_reads_a_fixed_number_of_queries(client, django_assert_max_num_
             assert client.get(url("stages", tournament)).status_code == 200
         counts.append(len(seen))
     assert counts[0] == counts[1]
+
+
+def test_a_late_entry_is_given_starting_points_from_the_page(client):
+    from tests.factories import make_entries
+
+    tournament = make_event(6)
+    client.force_login(tournament.owner)
+    swiss = stages.add_stage(tournament=tournament, user=tournament.owner, kind="swiss", rounds=3)
+    stages.start(tournament=tournament, user=tournament.owner)
+    play_open(tournament, swiss)
+    late = make_entries(tournament=tournament, count=1)[0]
+    page = client.get(url("stages", tournament)).content.decode()
+    assert "Set starting points" in page and f'<option value="{late.pk}">' in page
+    target = url("stage-late-entry", tournament, stage_id=swiss.pk)
+    # More points than rounds played: refused with the reason, nothing changed.
+    refused = client.post(target, {"entry": late.pk, "points": 2}, follow=True).content.decode()
+    assert "A late entry starts with 0 to 1 match points." in refused
+    swiss.refresh_from_db()
+    assert str(late.pk) not in swiss.start_points
+    response = client.post(target, {"entry": late.pk, "points": 1}, HTTP_HX_REQUEST="true")
+    assert f"{late.player.name} starts with 1 match point." in response.content.decode()
+    swiss.refresh_from_db()
+    assert swiss.start_points[str(late.pk)] == 1 and late.pk in swiss.entrants

@@ -21,7 +21,7 @@ from scoring.engine import resolve_rules
 from .. import stages as stage_services
 from ..models import Entry, Match, Stage, Tournament
 from ..rules_text import rules_summary
-from ..stage_forms import ClockForm, LuckyLoserForm, StageForm, tiebreak_choices
+from ..stage_forms import ClockForm, LateEntryForm, LuckyLoserForm, StageForm, tiebreak_choices
 from .base import manage_url, manage_view, message_text, page
 
 TEMPLATE = "tournaments/stages.html"
@@ -86,9 +86,18 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "clock_left": left,
         "clock_text": f"{max(left, 0) // 60}:{max(left, 0) % 60:02d}" if left is not None else "",
         "lucky_form": LuckyLoserForm(candidates=candidates),
+        "late_form": LateEntryForm(candidates=_late_candidates(tournament, current)),
         "has_candidates": candidates.exists(),
         **extra,
     }
+
+
+def _late_candidates(tournament: Tournament, current: Stage | None) -> Any:
+    """Who may be given starting points: the active entries, while a Swiss first stage
+    runs (the service says why anyone else is refused)."""
+    if current is None or current.number != 1 or current.kind != "swiss":
+        return Entry.objects.none()
+    return tournament.entries.filter(withdrawn=False).select_related("player").order_by("-pk")
 
 
 def _final_rules(stage: Stage) -> str:
@@ -241,5 +250,25 @@ def match_lucky_loser(request: HttpRequest, tournament: Tournament, match_id: in
             match=match, side=form.cleaned_data["side"], entry=entry, user=request.user
         )
         return _("%(player)s comes in as a lucky loser.") % {"player": entry}
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def stage_late_entry(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
+    stage = stage_of(tournament, stage_id)
+    form = LateEntryForm(request.POST, candidates=_late_candidates(tournament, stage))
+
+    def run() -> str:
+        if not form.is_valid():
+            raise ValidationError(_("Choose the late entry and their starting match points."))
+        entry, points = form.cleaned_data["entry"], form.cleaned_data["points"]
+        stage_services.set_start_points(stage=stage, entry=entry, points=points, user=request.user)
+        return ngettext(
+            "%(player)s starts with %(points)d match point.",
+            "%(player)s starts with %(points)d match points.",
+            points,
+        ) % {"player": entry, "points": points}
 
     return result(request, tournament, run)
