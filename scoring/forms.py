@@ -213,7 +213,8 @@ class HandForm(CardPicker, forms.Form):
             # A form sent back with errors stays the hand it was (no first-dealer
             # question on hand 7).
             posted = str(self.data.get("number", ""))
-            next_number = int(posted) if posted.isdigit() else None
+            fits = posted.isdigit() and len(posted) <= len(str(MAX_HANDS))
+            next_number = int(posted) if fits else None
         count = len(hands) if hands is not None else (next_number or 1) - 1
         if replacing is None and count == 0 and not match.first_dealer:
             self.fields["first_dealer"] = forms.ChoiceField(

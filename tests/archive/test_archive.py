@@ -72,7 +72,10 @@ def played_tournament(**fields) -> Tournament:
 
 
 def export(tournament: Tournament) -> str:
-    return archive.dumps(archive.export_tournament(tournament))
+    """The archive as the export view writes it: of the tournament as stored (PostgreSQL's
+    jsonb gives a stored object's keys back in its own order, not the order written)."""
+    stored = Tournament.objects.get(pk=tournament.pk)
+    return archive.dumps(archive.export_tournament(stored))
 
 
 def forget(tournament: Tournament) -> None:

@@ -55,3 +55,15 @@ def test_after_an_error_hand_seven_does_not_ask_who_dealt_first(client):
     assert MESSAGE in html
     assert "Who dealt the first hand?" not in html
     assert "Enter hand 7" in html
+
+
+def test_a_hand_number_of_five_thousand_digits_is_refused_not_a_crash(client):
+    """The form reads the posted number to stay the hand it was: a number far past any
+    match (more digits than Python converts by default) is a form error, not a 500."""
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    data = {**post_data(1, knock()), "number": "9" * 5000}
+    response = client.post(create_url(match), data)
+    assert response.status_code == 400  # the page again, with the form
+    assert 'name="number"' in response.content.decode()
+    assert not Hand.objects.exists()
