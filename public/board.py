@@ -22,6 +22,7 @@ from scoring.engine import MatchSheet, Side
 from tournaments.models import Match
 
 from .standings import last_rounds, round_title
+from .stats import player_page
 
 LIVE = ("in_play", "awaiting_confirmation")
 AT_TABLE = ("ready", "in_play", "awaiting_confirmation")
@@ -309,6 +310,9 @@ class LiveTable:
     columns: tuple[tuple[int, int, int, str], ...] = ()
     """Hollywood: (column, points A, points B, winner side or "") for every column."""
     hands: int = 0
+    a_page: int | None = None
+    b_page: int | None = None
+    """The club players whose pages the names link to (None: a team, a hidden player)."""
 
     @property
     def awaiting(self) -> bool:
@@ -359,5 +363,7 @@ def live_table(
         b_name=match.side_b.name,
         a_seed=match.side_a.seed,
         b_seed=match.side_b.seed,
+        a_page=player_page(match.side_a),
+        b_page=player_page(match.side_b),
         **extra,
     )

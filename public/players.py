@@ -29,7 +29,7 @@ from tournaments.models import Match
 from .board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
 from .data import PublicData
 from .standings import Standing, last_rounds, round_title
-from .stats import COMPLETE
+from .stats import COMPLETE, player_page
 
 MIN_QUERY = 2
 """Letters a search needs: one letter would list most of the field."""
@@ -189,6 +189,8 @@ class NextUp:
     table: int | None = None
     opponent: str = ""
     opponent_seed: int | None = None
+    opponent_page: int | None = None
+    """The opponent's club player page, for the link (None: a team, hidden)."""
     feeder: Feeder | None = None
     score: LiveScore | None = None
     text: str = ""
@@ -238,6 +240,8 @@ class PlayerView:
     hollywood: bool = False
     members: tuple[str, ...] = ()
     """A team's players in seat order (team tournaments)."""
+    player_id: int | None = None
+    """The club player's page, for the link (None: a team, a hidden player)."""
 
 
 def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
@@ -249,7 +253,14 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
         if entry is None:
             return None
         next_up = NextUp("not_drawn")
-        return PlayerView(entry.pk, entry.name, entry.seed, next_up, hollywood=hollywood)
+        return PlayerView(
+            entry.pk,
+            entry.name,
+            entry.seed,
+            next_up,
+            hollywood=hollywood,
+            player_id=player_page(entry),
+        )
     standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
     if standing is None:
         return None
@@ -271,6 +282,7 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
         standing=standing,
         withdrawn=standing.stats.withdrawn,
         hollywood=hollywood,
+        player_id=standing.stats.player_id,
     )
 
 
@@ -352,7 +364,11 @@ def _next_match(
             fed_by, kind = source
             feeder = Feeder(kind, title(fed_by), match_box(fed_by, feeders(data.matches)))
         return NextUp("waiting", feeder=feeder, **where)
-    who = {"opponent": opponent.name, "opponent_seed": opponent.seed}
+    who = {
+        "opponent": opponent.name,
+        "opponent_seed": opponent.seed,
+        "opponent_page": player_page(opponent),
+    }
     if match.status in LIVE:
         table = live_table(match, data.sheets.get(match.pk), last, double=data.double)
         kind = "awaiting" if match.status == Match.Status.AWAITING else "playing"

@@ -59,9 +59,16 @@ class PlayerStats:
         return round(self.knock_deadwood / self.knocks, 1)
 
 
+def player_page(entry: Entry | None) -> int | None:
+    """The club player whose page the entry's name links to (None: no entry, a team, a
+    hidden player). Reads ``entry.player``: load it with the entry."""
+    if entry is None or entry.team_name or entry.player.hidden:
+        return None
+    return entry.player_id
+
+
 def _stats_for(entry: Entry) -> PlayerStats:
-    player = entry.player
-    page = None if player.hidden or entry.team_name else player.pk
+    page = player_page(entry)
     return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn, player_id=page)
 
 

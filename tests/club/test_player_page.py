@@ -25,7 +25,7 @@ def club():
         make_player(
             name=f"Player {i}",
             email=f"p{i}@example.com",
-            club_id=f"C{i}",
+            club_id=f"CLUB-NO-{i}",
             phone="555-0100",
             notes="owes fees",
         )
@@ -69,7 +69,7 @@ def test_no_personal_data(client, club):
     director, players = club
     run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
     html = page(client, players[1]).content.decode()
-    for private in ("@example.com", "C1", "555-0100", "owes fees"):
+    for private in ("@example.com", "CLUB-NO-1", "555-0100", "owes fees"):
         assert private not in html
 
 
@@ -174,4 +174,5 @@ def test_names_in_a_round_robins_cross_table_link_to_the_player_pages(client, cl
     html = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
     table = html[html.index('class="cross-table"') :]
     for player in players:
-        assert f'<a href="{reverse("club:player", args=[player.pk])}">{player.name}</a>' in table
+        link = f'<a class="player-link" href="{reverse("club:player", args=[player.pk])}">'
+        assert f"{link}{player.name}</a>" in table

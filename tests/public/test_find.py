@@ -149,7 +149,11 @@ def test_next_match_with_table_and_opponent(client):
     assert jose.played == ()
     html = page(client, player_url(t, entry(t, 1)))
     assert "Your next match" in html and f"Table {first.table}" in html
-    assert "against <strong>Bob Stone</strong>" in html
+    bob = entry(t, 8).player_id
+    assert jose.next.opponent_page == bob
+    club_page = reverse("club:player", args=[bob])
+    link = f'<a class="player-link" href="{club_page}">Bob Stone</a>'
+    assert f"against <strong>{link}</strong>" in html
     sheet = reverse("scoring:match-sheet", kwargs={"slug": t.slug, "match_id": first.pk})
     assert f'href="{sheet}"' in html
 
@@ -380,7 +384,9 @@ def test_player_page_refreshes_its_region_while_running(client):
     polls = rf'<div id="player-view"[^>]*hx-trigger="every {POLL_SECONDS}s, poll-again"'
     assert "<html" in html and re.search(polls, html)
     assert f'hx-get="{url}?region=view"' in html  # a URL of its own: the browser keeps its tag
-    assert '<h1 id="pv-name" class="pv-name">José Ruiz <span class="seed"' in html
+    club_page = reverse("club:player", args=[entry(t, 1).player_id])
+    name = f'<a class="player-link" href="{club_page}">José Ruiz</a>'
+    assert f'<h1 id="pv-name" class="pv-name">{name} <span class="seed"' in html
     fragment = page(client, url, HTTP_HX_REQUEST="true")
     assert fragment.lstrip().startswith('<div id="player-view"') and "<html" not in fragment
     assert "<h1" not in fragment and "Your next match" in fragment
