@@ -45,23 +45,33 @@ class Prize:
     cents: int
 
 
-def shared(rows: Sequence[tuple[str, int | None, str, int]], prizes: Sequence[int]) -> list[Prize]:
-    """Prizes by final placings. ``rows``: (name, place, place label, players sharing the
-    place); a group sharing places ``place``…``place + n - 1`` splits their prizes
-    evenly (cents that do not divide go to the first named)."""
+def shares(rows: Sequence[tuple[int | None, int]], prizes: Sequence[int]) -> list[int]:
+    """Each row's prize in cents, by final placings. ``rows``: (place, players sharing the
+    place) in standings order; a group sharing places ``place``…``place + n - 1`` splits
+    their prizes evenly (cents that do not divide go to the first listed); 0 for no prize."""
     result = []
     seen: dict[int, int] = {}
-    for name, place, label, sharing in rows:
+    for place, sharing in rows:
         if place is None or place > len(prizes):
+            result.append(0)
             continue
         group = prizes[place - 1 : place - 1 + sharing]
         total = sum(group)
         index = seen.get(place, 0)
         seen[place] = index + 1
-        share = total // sharing + (1 if index < total % sharing else 0)
-        if share:
-            result.append(Prize(name, label, share))
+        result.append(total // sharing + (1 if index < total % sharing else 0))
     return result
+
+
+def shared(rows: Sequence[tuple[str, int | None, str, int]], prizes: Sequence[int]) -> list[Prize]:
+    """The prizes by name: ``rows`` are (name, place, place label, players sharing the
+    place), as :func:`shares` takes them; the rows without a prize are left out."""
+    won = shares([(place, sharing) for _name, place, _label, sharing in rows], prizes)
+    return [
+        Prize(name, label, share)
+        for (name, _place, label, _sharing), share in zip(rows, won, strict=True)
+        if share
+    ]
 
 
 def cents(value: Decimal | int | str) -> int:

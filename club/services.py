@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from tournaments import audit
+from tournaments import audit, changes
 from tournaments.models import Entry, Tournament
 
 from .models import Payment, Season, TournamentMoney
@@ -88,6 +88,7 @@ def save_money(
             after=_money_snapshot(money),
             user=user,
         )
+        changes.changed(tournament)  # the standings show the prizes
     return money
 
 
@@ -125,4 +126,5 @@ def record_payment(*, entry: Entry, method: str, amount: Any, user: Any) -> Paym
             after={"method": payment.method, "amount": str(payment.amount)} if payment else None,
             user=user,
         )
+        changes.changed(entry.tournament_id)  # the prize pool, on the standings
     return payment

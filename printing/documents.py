@@ -22,6 +22,8 @@ from django.db.models import Max, Q
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from club.prizes import standing_prizes
+from club.templatetags.club_money import money
 from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
 from public.data import format_line, load
 from public.standings import Standing, round_title
@@ -454,6 +456,15 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         if any(row.progress for row in standings.rows):
             progress = _("Played") if data.round_robin else _("Progress")
             columns.append((progress, lambda r: r.progress))
+        prizes = standing_prizes(tournament, standings.rows)
+        if prizes is not None:
+            won = prizes.by_entry
+            columns.append(
+                (
+                    _("Prize (%(currency)s)") % {"currency": prizes.currency},
+                    lambda r: money(won[r.stats.entry_id]) if r.stats.entry_id in won else "",
+                )
+            )
         rows = tuple(
             StandingsRow(
                 row.place_label or "–",

@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
+from club.prizes import StandingPrizes
 from public.board import MatchBox
 from public.fragments import fragment
 from public.standings import Standing
@@ -31,9 +32,14 @@ def match_box(context: template.Context, box: MatchBox) -> SafeString:
 
 
 @register.simple_tag
-def standings_row(row: Standing, complete: bool) -> SafeString:
-    """One row of the standings table; ``complete``: the tournament has its final places."""
+def standings_row(
+    row: Standing, complete: bool, prizes: StandingPrizes | None = None
+) -> SafeString:
+    """One row of the standings table; ``complete``: the tournament has its final places;
+    ``prizes``: what the places win, for the prize column (None: no column)."""
     first = row.place == 1 and complete
     numbers = tuple(getattr(row.stats, name) for name in STATS_FIELDS)
-    key: Any = (row.place, row.place_label, row.progress, first, numbers)
-    return fragment(STANDINGS_ROW, key, {"row": row, "s": row.stats, "first": first})
+    prize = None if prizes is None else prizes.by_entry.get(row.stats.entry_id, 0)
+    key: Any = (row.place, row.place_label, row.progress, first, numbers, prize)
+    context = {"row": row, "s": row.stats, "first": first, "prize": prize}
+    return fragment(STANDINGS_ROW, key, context)
