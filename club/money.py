@@ -43,6 +43,8 @@ class Prize:
     name: str
     place_label: str
     cents: int
+    player_id: int | None = None
+    """The club player's page the name links to (None: none, or hidden)."""
 
 
 def shares(rows: Sequence[tuple[int | None, int]], prizes: Sequence[int]) -> list[int]:

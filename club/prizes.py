@@ -70,7 +70,7 @@ def prizes(tournament: Tournament, *, with_winners: bool = True) -> Prizes:
     if with_winners and amounts:
         rows = load(tournament).standings.rows
         winners = tuple(
-            Prize(row.stats.name, row.place_label, won)
+            Prize(row.stats.name, row.place_label, won, row.stats.player_id)
             for row, won in zip(rows, _by_row(rows, amounts), strict=True)
             if won
         )

@@ -70,6 +70,11 @@ def test_the_standings_show_each_places_prize_and_follow_the_payments(client, fi
     # Pool 4 × 10.00 = 40.00: 1st 50 % = 20.00, 2nd 30 % = 12.00, 3rd 20 % = 8.00 shared
     # by the two losing semifinalists (3–4), 4.00 each.
     assert prize_cells(html) == {"Ann": "20.00", "Ben": "12.00", "Cat": "4.00", "Dan": "4.00"}
+    prizes_page = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    ann = tournament.entries.get(player__name="Ann").player_id
+    assert (
+        f'<a class="player-link" href="{reverse("club:player", args=[ann])}">Ann</a>' in prizes_page
+    )
     services.record_payment(
         entry=tournament.entries.get(player__name="Dan"), method="free", amount=0, user=director
     )
