@@ -74,7 +74,7 @@ def ensure_current() -> int:
         return state.matches
     if state is None and current.startswith("0:"):
         return 0
-    return recompute()
+    return recompute(unless_current=True)
 
 
 COLUMNS = (
@@ -83,9 +83,12 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def recompute() -> int:
+def recompute(*, unless_current: bool = False) -> int:
     """Rate every completed match again, in the order played, and store what changed;
-    returns how many matches are rated.
+    returns how many matches are rated. ``unless_current``: not if, once the lock is
+    held, the stored ratings are found current after all (the page that found them stale
+    queued behind another that was rebuilding them: a room of followers polling after a
+    result costs one replay, not one each).
 
     The replay is always whole (it is cheap); the rows are rewritten from the first one
     that differs from what is stored: a new result appends two rows, a correction to an
@@ -96,6 +99,8 @@ def recompute() -> int:
         # One row (pk 1); locked, so two pages that find the results changed queue.
         state = RatingState.objects.select_for_update().get_or_create(pk=STATE)[0]
         print_ = fingerprint()
+        if unless_current and state.fingerprint == print_:
+            return state.matches
         rows = list(
             rated_matches()
             .alias(played=Coalesce("started_at", "completed_at"))

@@ -58,6 +58,21 @@ def test_nothing_is_recomputed_while_the_results_stand(club, django_assert_num_q
         assert ratings.ensure_current() == 3
 
 
+def test_a_page_that_queued_behind_a_rebuild_does_not_replay_again(club, monkeypatch):
+    # Two followers find the ratings stale at once; the first rebuilds, the second takes
+    # the lock after it and finds them current: one replay, not two.
+    director, players = club
+    run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    replays = []
+    real = ratings.replay
+    monkeypatch.setattr(ratings, "replay", lambda played: replays.append(1) or real(played))
+    assert ratings.recompute(unless_current=True) == 3
+    assert ratings.recompute(unless_current=True) == 3
+    assert len(replays) == 1
+    assert ratings.recompute() == 3  # asked for outright, it replays
+    assert len(replays) == 2
+
+
 def test_a_correction_to_an_old_match_changes_the_ratings_after_it_and_nothing_before(club):
     director, players = club
     first = run_tournament(
