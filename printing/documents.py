@@ -22,8 +22,7 @@ from django.db.models import Max, Q
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from club.prizes import standing_prizes
-from club.templatetags.club_money import money
+from club.pool import standing_prizes
 from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
 from public.data import format_line, load
 from public.standings import Standing, round_title
@@ -456,15 +455,10 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         if any(row.progress for row in standings.rows):
             progress = _("Played") if data.round_robin else _("Progress")
             columns.append((progress, lambda r: r.progress))
-        prizes = standing_prizes(tournament, standings.rows)
+        prizes = standing_prizes(tournament, standings.places)
         if prizes is not None:
-            won = prizes.by_entry
-            columns.append(
-                (
-                    _("Prize (%(currency)s)") % {"currency": prizes.currency},
-                    lambda r: money(won[r.stats.entry_id]) if r.stats.entry_id in won else "",
-                )
-            )
+            heading = _("Prize (%(currency)s)") % {"currency": prizes.currency}
+            columns.append((heading, lambda r, won=prizes: won.text(r.stats.entry_id)))
         rows = tuple(
             StandingsRow(
                 row.place_label or "–",

@@ -95,6 +95,11 @@ class Standings:
     complete: bool = False
     champion: PlayerStats | None = None
 
+    @property
+    def places(self) -> list[tuple[int, int | None]]:
+        """(entry id, final place or None) of each row, best first."""
+        return [(row.stats.entry_id, row.place) for row in self.rows]
+
 
 def compute(
     tournament: Tournament, matches: Sequence[Match], sheets: dict[int, MatchSheet]

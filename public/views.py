@@ -28,7 +28,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
-from club.prizes import standing_prizes
+from club.pool import standing_prizes
 from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
 from tournaments.stages import current_stage
@@ -87,7 +87,7 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "standings": data.standings,
         "live": tournament.status == Tournament.Status.RUNNING,
         "poll_seconds": live_pages.POLL_SECONDS,
-        "prizes": standing_prizes(tournament, data.standings.rows),
+        "prizes": standing_prizes(tournament, data.standings.places),
     }
     if data.stages:
         views = data.stage_views()

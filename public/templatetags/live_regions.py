@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from club.prizes import StandingPrizes
+from club.pool import StandingPrizes
 from public.board import MatchBox
 from public.fragments import fragment
 from public.standings import Standing
