@@ -5,6 +5,7 @@ to show on a fresh clone. Played through the services, hand by hand."""
 from __future__ import annotations
 
 import datetime
+from decimal import Decimal
 from typing import Any
 
 from scoring.demo import match_hands
@@ -23,6 +24,8 @@ NIGHTS = (
     ("Club night, week 3 (demo)", 7, (1, 3, 0, 5, 7, 9, 11, 12)),
 )
 SEASON = "Autumn league (demo)"
+FEE = Decimal("5.00")
+PAYOUT = (50, 30, 20)  # percent of the pool to 1st, 2nd, and 3rd–4th shared
 
 
 def seed_history(director: Any, names: list[str]) -> Season:
@@ -56,11 +59,22 @@ def _night(
         rules=PRESETS["modern"].to_dict(),
         status=Tournament.Status.REGISTRATION,
     )
+    services.save_money(
+        tournament=tournament,
+        entry_fee=FEE,
+        currency="€",
+        payout=[Decimal(p) for p in PAYOUT],
+        rounding=Decimal(1),
+        user=director,
+    )
     for seed, player_name in enumerate(players, start=1):
         player, _ = Player.objects.get_or_create(name=player_name)
-        Entry.objects.create(
-            tournament=tournament, player=player, seed=seed, checked_in=True, paid=True
+        entry = Entry.objects.create(
+            tournament=tournament, player=player, seed=seed, checked_in=True
         )
+        # Everyone pays at the door, by card or in cash; the last seed plays free (a guest).
+        method = "free" if seed == len(players) else ("card" if seed % 3 == 0 else "cash")
+        services.record_payment(entry=entry, method=method, amount=FEE, user=director)
     generate_bracket(tournament=tournament, user=director)
     rules = tournament.ruleset
     seed = 1000 * (number + 1)

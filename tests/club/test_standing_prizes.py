@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from club import services
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +118,17 @@ def test_spanish_standings_write_the_prize_as_spanish_money(client, finished):
     client.cookies["django_language"] = "es"
     html = standings_html(client, tournament)
     assert "Premio (€)" in html and prize_cells(html)["Ann"] == "6,00"
+
+
+def test_the_demo_club_nights_pay_prizes(client):
+    from club.demo import NIGHTS, seed_history
+
+    director = make_director()
+    seed_history(director, [f"Demo player {i}" for i in range(13)])
+    night = Tournament.objects.get(name=NIGHTS[0][0])
+    cells = prize_cells(standings_html(client, night))
+    # Seven pay 5.00 (the eighth is a guest): pool 35.00. 50 % = 17.50 → 17, 30 % = 10.50
+    # → 10, 20 % = 7.00 → 7, rounded down to 1.00; the 1.00 left goes to 1st: 18.00. The
+    # two losing semifinalists share third's 7.00; the quarterfinal losers win nothing.
+    assert sorted(v for v in cells.values() if v) == ["10.00", "18.00", "3.50", "3.50"]
+    assert sum(1 for v in cells.values() if v == "") == 4
