@@ -102,6 +102,8 @@ def _event_screens(t: Tournament) -> list[Screen]:
         team_match.refresh_from_db()
     season = Season.objects.order_by("pk").first()
     assert season is not None
+    night = season.tournaments.order_by("-date").first()
+    assert night is not None
     player = t.entries.order_by("seed").first().player
     screens = [
         Screen("stages", f"/t/{swiss.slug}/manage/stages/", "director"),
@@ -112,11 +114,13 @@ def _event_screens(t: Tournament) -> list[Screen]:
         Screen("team-sheet", f"/t/{teams.slug}/matches/{team_match.pk}/", "director"),
         Screen("team-public", f"/t/{teams.slug}/", "visitor"),
         Screen("club-player", f"/players/{player.pk}/", "visitor"),
-        Screen("club-ratings", f"/t/{t.slug}/ratings/", "visitor"),
+        Screen("club-ratings", f"/t/{night.slug}/ratings/", "visitor"),
         Screen("seasons", "/seasons/", "visitor"),
         Screen("season", f"/seasons/{season.slug}/", "visitor"),
-        Screen("money", f"/t/{t.slug}/manage/money/", "director"),
-        Screen("prizes", f"/t/{t.slug}/prizes/", "visitor"),
+        # A finished club night of the season: its money, prizes and standings with them.
+        Screen("money", f"/t/{night.slug}/manage/money/", "director"),
+        Screen("prizes", f"/t/{night.slug}/prizes/", "visitor"),
+        Screen("club-night-public", f"/t/{night.slug}/", "visitor"),
     ]
     if team_match.status != Match.Status.COMPLETE:
         screens.append(
