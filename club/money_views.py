@@ -261,7 +261,7 @@ def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
     entrants = ngettext("%(counter)s player in", "%(counter)s players in", count) % {
         "counter": count
     }
-    text = _("Side pot %(name)s: buy-in %(buy_in)s %(currency)s, %(entrants)s") % {
+    text = _("Side pot: %(name)s · buy-in %(buy_in)s %(currency)s · %(entrants)s") % {
         "name": side.pot.name,
         "buy_in": amount(cents(side.pot.buy_in)),
         "currency": currency,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import json
 from decimal import Decimal
 
 import pytest
@@ -12,12 +13,15 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from pypdf import PdfReader
 
+from backups.sqlite import backup
 from club import services
 from club.models import SidePot, SidePotEntry
 from club.money import payouts, pot_pool, ranked_among, shared
+from tests.archive.test_archive import export, forget, run_import, write
+from tests.backups.test_backups import count, live_database, sqlite_only
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_entries, make_player, make_tournament, make_user
-from tournaments.models import AuditEntry, Entry
+from tournaments.models import AuditEntry, Entry, Tournament
 
 # -- pure sums --------------------------------------------------------------------------------
 
@@ -285,7 +289,7 @@ def test_the_prizes_page_and_pdf_show_each_side_pot_with_its_winners(client):
     pdf = client.get(reverse("club:prizes-pdf", args=[tournament.slug]))
     assert pdf.status_code == 200
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
-    assert "Side pot Side pot: buy-in 10.00 €, 4 players in" in text
+    assert "Side pot: Side pot · buy-in 10.00 € · 4 players in" in text
     assert "40.00 €" in text and "2–3" in text and "Cat" in text
 
 
@@ -299,3 +303,49 @@ def test_a_side_pot_names_no_winner_before_the_standings_are_final(client):
     html = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
     assert "Side pot:" in html and "20.00 €" in html and "12.00 €" in html
     assert "Winners" not in html
+
+
+# -- where side pots travel -------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_archive_leaves_side_pots_out_as_it_leaves_money_and_still_goes_round(tmp_path):
+    """The archive (``export.json``) holds neither the money nor the side pots, only what
+    the audit log says of them; a tournament with side pots still goes round whole."""
+    director = make_director()
+    players = [make_player(name=n) for n in ("Ann", "Ben", "Cat", "Dan")]
+    tournament = run_tournament(
+        players, owner=director, date=datetime.date(2026, 4, 1), winner=by_rank(players)
+    )
+    pot = _pot(tournament, director)
+    entries = list(tournament.entries.order_by("pk"))
+    services.set_side_pot_entrants(pot=pot, entries=entries[:2], user=director)
+    services.record_payment(entry=entries[0], method="cash", amount=10, user=director)
+    first = export(tournament)
+    document = json.loads(first)
+    assert "side_pot" not in json.dumps(document["tournament"])
+    rows = [row for row in document["audit"] if row["action"].startswith("side pot entry")]
+    assert [row["object"] for row in rows] == [{"type": "entry", "ref": i} for i in (0, 1)]
+    forget(tournament)
+    assert not SidePot.objects.exists()
+
+    _out, err = run_import(write(tmp_path, first))
+
+    assert err == ""
+    again = Tournament.objects.get(slug=document["tournament"]["slug"])
+    assert export(again) == first
+    assert not SidePot.objects.exists()  # as TournamentMoney and Payment: not in the archive
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_holds_the_side_pots(tmp_path):
+    """Money and side pots travel in the database backups (the whole SQLite file)."""
+    director = make_director()
+    tournament = make_tournament(owner=director)
+    pot = _pot(tournament, director)
+    services.set_side_pot_entrants(
+        pot=pot, entries=make_entries(tournament=tournament, count=2), user=director
+    )
+    copy = backup(live_database(), tmp_path, keep=0)
+    assert count(copy, "club_sidepot") == 1 and count(copy, "club_sidepotentry") == 2
