@@ -136,7 +136,14 @@ def page_context(
     entries = list(
         tournament.entries.filter(withdrawn=False)
         .select_related("player", "payment")
-        .only("seed", "player__name", "payment__method", "payment__amount", "tournament")
+        .only(
+            "seed",
+            "withdrawn",
+            "player__name",
+            "payment__method",
+            "payment__amount",
+            "tournament",
+        )
     )
     summary = prizes(tournament, with_winners=False)
     panels = []

@@ -349,3 +349,23 @@ def test_a_backup_holds_the_side_pots(tmp_path):
     )
     copy = backup(live_database(), tmp_path, keep=0)
     assert count(copy, "club_sidepot") == 1 and count(copy, "club_sidepotentry") == 2
+
+
+@pytest.mark.django_db
+def test_the_money_page_queries_do_not_grow_with_the_players(client, django_assert_max_num_queries):
+    director = make_director()
+    tournament = make_tournament(owner=director)
+    client.force_login(director)
+    url = reverse("club:money", args=[tournament.slug])
+    queries = []
+    for players in (2, 12):
+        Entry.objects.filter(tournament=tournament).delete()
+        SidePot.objects.all().delete()
+        entries = make_entries(tournament=tournament, count=players)
+        for name in ("One", "Two"):
+            pot = _pot(tournament, director, name=name)
+            services.set_side_pot_entrants(pot=pot, entries=entries, user=director)
+        with django_assert_max_num_queries(20) as captured:
+            assert client.get(url).status_code == 200
+        queries.append(len(captured))
+    assert queries[0] == queries[1]
