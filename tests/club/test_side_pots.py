@@ -285,6 +285,7 @@ def test_the_prizes_page_and_pdf_show_each_side_pot_with_its_winners(client):
     assert side.index("Ben") < side.index("Cat") < side.index("Dan")
     assert "20.00 €" in side and side.count("10.00 €") >= 3  # buy-in, Cat, Dan
     assert "Fay" not in side and "Cash" not in html
+    assert f'href="/players/{players[1].pk}/"' in side  # Ben, to his club page
 
     pdf = client.get(reverse("club:prizes-pdf", args=[tournament.slug]))
     assert pdf.status_code == 200

@@ -86,7 +86,8 @@ def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> 
 
 
 def _side_pot(t: Tournament) -> None:
-    """A side pot three players bought into, for the money and prizes screens."""
+    """A side pot three players of a finished night bought into, for the money and prizes
+    screens (its winners named)."""
     if t.side_pots.exists():
         return
     pot = SidePot.objects.create(tournament=t, name="Side pot", buy_in=10, payout=["60", "40"])
@@ -115,7 +116,7 @@ def _event_screens(t: Tournament) -> list[Screen]:
     night = season.tournaments.order_by("-date").first()
     assert night is not None
     player = t.entries.order_by("seed").first().player
-    _side_pot(t)
+    _side_pot(night)
     screens = [
         Screen("stages", f"/t/{swiss.slug}/manage/stages/", "director"),
         Screen("stages-round-control", f"/t/{swiss.slug}/manage/rounds/", "director"),
