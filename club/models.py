@@ -7,7 +7,10 @@ old match moves every rating after it).
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -212,3 +215,80 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id}: {self.amount} ({self.method})"
+
+
+class SidePot(models.Model):
+    """An optional extra pool that only the entries who buy in play for ("Side pot 10 €,
+    60/40"). Its prizes go by the entrants' order in the tournament's final standings."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="side_pots",
+    )
+    name = models.CharField(_("name"), max_length=80)
+    buy_in = models.DecimalField(
+        _("buy-in"), max_digits=8, decimal_places=2, validators=[MinValueValidator(0)]
+    )
+    payout = models.JSONField(
+        _("payout table"),
+        default=list,
+        blank=True,
+        help_text=_("Percent of the prize pool per place, adding up to 100."),
+    )
+    rounding = models.DecimalField(
+        _("round prizes to"),
+        max_digits=8,
+        decimal_places=2,
+        default=1,
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
+
+    class Meta:
+        verbose_name = _("side pot")
+        verbose_name_plural = _("side pots")
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="side_pot_name_once"),
+            models.CheckConstraint(
+                condition=models.Q(buy_in__gte=0), name="side_pot_buy_in_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rounding__gt=0), name="side_pot_rounding_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.name} ({self.buy_in})"
+
+
+class SidePotEntry(models.Model):
+    """One entry bought into one side pot."""
+
+    pot = models.ForeignKey(
+        SidePot, verbose_name=_("side pot"), on_delete=models.CASCADE, related_name="entrants"
+    )
+    entry = models.ForeignKey(
+        "tournaments.Entry",
+        verbose_name=_("entry"),
+        on_delete=models.CASCADE,
+        related_name="side_pot_entries",
+    )
+
+    class Meta:
+        verbose_name = _("side pot entry")
+        verbose_name_plural = _("side pot entries")
+        constraints = [
+            models.UniqueConstraint(fields=["pot", "entry"], name="side_pot_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pot_id}: {self.entry_id}"
+
+    def clean(self) -> None:
+        if self.entry.tournament_id != self.pot.tournament_id:
+            raise ValidationError(
+                _("%(name)s is not in this tournament.") % {"name": self.entry.player.name},
+                code="tournament",
+            )

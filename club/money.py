@@ -4,13 +4,20 @@ Amounts are whole cents. The payout table gives percentages of the pool per plac
 prize is rounded down to the chosen unit (say 5.00), and what rounding leaves over goes
 to first place, so the prizes always add up to the pool exactly. Players sharing a place
 (the two losing semifinalists, "3–4") share the prizes of the places they cover equally.
+
+A side pot pays out the same way, from its own pool (buy-in × entrants) and table, to its
+entrants ranked among themselves by their tournament places (:func:`ranked_among`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def parse_percentages(text: str) -> tuple[Decimal, ...]:
@@ -83,3 +90,29 @@ def cents(value: Decimal | int | str) -> int:
 def amount(value: int) -> str:
     """Cents as people write money: 12.50 (the template localizes)."""
     return f"{value // 100}.{value % 100:02d}"
+
+
+def pot_pool(buy_in: int, entrants: int) -> int:
+    """A side pot's pool in cents: every entrant bought in for ``buy_in`` cents."""
+    return buy_in * entrants
+
+
+def ranked_among(entrants: Sequence[tuple[T, int | None]]) -> list[tuple[T, int, str, int]]:
+    """A side pot's entrants (whoever, tournament place) ranked among themselves, as
+    :func:`shared` takes them: (whoever, place 1…n, place label, entrants sharing it).
+
+    Entrants on the same tournament place stay tied ("2–3" for places 5–8 shared by the
+    second and third best entrants); the next entrant's place counts the tied ones
+    (1, 2, 2, 4). Entrants without a place (not placed yet) are left out.
+    """
+    placed = sorted(((n, p) for n, p in entrants if p is not None), key=lambda row: row[1])
+    sharing = Counter(place for _name, place in placed)
+    rows = []
+    rank, previous = 0, None
+    for index, (name, place) in enumerate(placed, 1):
+        if place != previous:
+            rank, previous = index, place
+        last = rank + sharing[place] - 1
+        label = str(rank) if last == rank else f"{rank}–{last}"
+        rows.append((name, rank, label, sharing[place]))
+    return rows

@@ -3,7 +3,10 @@ page with its PDF. Writes are for the tournament's directors only (``manage_view
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -11,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from printing.documents import labels
@@ -22,16 +25,14 @@ from tournaments.models import Entry, Tournament
 from tournaments.views.base import manage_view, message_text
 
 from . import services
-from .models import Payment
-from .money import amount, parse_percentages
-from .prizes import prizes, settings_of
+from .models import Payment, SidePot
+from .money import Prize, amount, cents, parse_percentages
+from .prizes import PlacePrize, PotPrizes, prizes, settings_of
 
 
-class MoneyForm(forms.Form):
-    entry_fee = forms.DecimalField(
-        label=gettext_lazy("Entry fee"), min_value=0, max_digits=8, decimal_places=2
-    )
-    currency = forms.CharField(label=gettext_lazy("Currency"), max_length=8, required=False)
+class PayoutForm(forms.Form):
+    """The payout table and its rounding unit, as the main pool and a side pot take them."""
+
     payout = forms.CharField(
         label=gettext_lazy("Payout table (percent per place)"),
         required=False,
@@ -53,6 +54,54 @@ class MoneyForm(forms.Form):
             ) from None
 
 
+class MoneyForm(PayoutForm):
+    entry_fee = forms.DecimalField(
+        label=gettext_lazy("Entry fee"), min_value=0, max_digits=8, decimal_places=2
+    )
+    currency = forms.CharField(label=gettext_lazy("Currency"), max_length=8, required=False)
+    field_order = ["entry_fee", "currency", "payout", "rounding"]
+
+
+class SidePotForm(PayoutForm):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
+    buy_in = forms.DecimalField(
+        label=gettext_lazy("Buy-in"), min_value=0, max_digits=8, decimal_places=2
+    )
+    field_order = ["name", "buy_in", "payout", "rounding"]
+
+    @classmethod
+    def of(cls, pot: SidePot) -> SidePotForm:
+        """The form to change ``pot``, filled in (ids unique on a page of several pots)."""
+        initial = {
+            "name": pot.name,
+            "buy_in": pot.buy_in,
+            "payout": ", ".join(str(p) for p in pot.payout),
+            "rounding": pot.rounding,
+        }
+        return cls(initial=initial, auto_id=f"pot{pot.pk}-%s")
+
+
+class EntrantsForm(forms.Form):
+    """A side pot's tick-boxes: the entries in it (of this tournament only)."""
+
+    entry = forms.ModelMultipleChoiceField(queryset=Entry.objects.none(), required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["entry"]
+        field.queryset = tournament.entries.select_related("player")  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class PotPanel:
+    """One side pot on the director's page: its form, who may tick in, its sums."""
+
+    pot: SidePot
+    form: SidePotForm
+    entries: list[tuple[Entry, bool]]
+    summary: PotPrizes
+
+
 class PaymentForm(forms.Form):
     method = forms.ChoiceField(
         label=gettext_lazy("Paid by"),
@@ -64,7 +113,16 @@ class PaymentForm(forms.Form):
     )
 
 
-def _context(request: HttpRequest, tournament: Tournament, form: MoneyForm | None = None) -> dict:
+def page_context(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: MoneyForm | None = None,
+    *,
+    pot_form: SidePotForm | None = None,
+    pot: SidePot | None = None,
+) -> dict:
+    """The page; ``pot_form`` refused goes where it was sent from: the new side pot's
+    form, or ``pot``'s."""
     money = settings_of(tournament)
     if form is None:
         form = MoneyForm(
@@ -78,21 +136,41 @@ def _context(request: HttpRequest, tournament: Tournament, form: MoneyForm | Non
     entries = list(
         tournament.entries.filter(withdrawn=False)
         .select_related("player", "payment")
-        .only("seed", "player__name", "payment__method", "payment__amount", "tournament")
+        .only(
+            "seed",
+            "withdrawn",
+            "player__name",
+            "payment__method",
+            "payment__amount",
+            "tournament",
+        )
     )
+    summary = prizes(tournament, with_winners=False)
+    panels = []
+    for found in summary.side_pots:
+        inside = {row.entry_id for row in found.pot.entrants.all()}
+        # A withdrawn entrant stays listed so the director can take them out.
+        withdrawn = [row.entry for row in found.pot.entrants.all() if row.entry.withdrawn]
+        listed = [(entry, entry.pk in inside) for entry in entries]
+        listed += [(entry, True) for entry in withdrawn]
+        own_form = pot_form if pot is not None and pot.pk == found.pot.pk else None
+        panels.append(PotPanel(found.pot, own_form or SidePotForm.of(found.pot), listed, found))
+    new_pot_form = pot_form if pot_form is not None and pot is None else None
     return {
         "tournament": tournament,
         "form": form,
         "entries": entries,
         "methods": Payment.Method.choices,
-        "summary": prizes(tournament, with_winners=False),
+        "summary": summary,
+        "side_pots": panels,
+        "new_pot_form": new_pot_form or SidePotForm(auto_id="new-pot-%s", initial={"rounding": 1}),
     }
 
 
 @require_GET
 @manage_view
 def money_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "club/money.html", _context(request, tournament))
+    return render(request, "club/money.html", page_context(request, tournament))
 
 
 @require_POST
@@ -100,7 +178,9 @@ def money_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def money_save(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = MoneyForm(request.POST)
     if not form.is_valid():
-        return render(request, "club/money.html", _context(request, tournament, form), status=400)
+        return render(
+            request, "club/money.html", page_context(request, tournament, form), status=400
+        )
     data = form.cleaned_data
     services.save_money(
         tournament=tournament,
@@ -149,14 +229,12 @@ def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     found = prizes(tournament)
     currency = found.money.currency
-    by_place = {p.place: p for p in found.places}
-    rows = tuple(
-        StandingsRow(str(p.place), "", (f"{p.percent:g} %", f"{amount(p.cents)} {currency}"))
-        for p in by_place.values()
-    ) + tuple(
-        StandingsRow(w.place_label, w.name, ("", f"{amount(w.cents)} {currency}"))
-        for w in found.winners
-    )
+    rows = _prize_rows(found.places, found.winners, currency)
+    for side in found.side_pots:
+        rows += (
+            _side_pot_heading(side, currency),
+            *_prize_rows(side.places, side.winners, currency),
+        )
     subtitle = _("Prize pool: %(pool)s %(currency)s") % {
         "pool": amount(found.pool),
         "currency": currency,
@@ -170,3 +248,30 @@ def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
         page_size=tournament.page_size,
     )
     return pdf_response(render_standings(sheet, labels=labels()), f"{slug}-prizes.pdf")
+
+
+def _prize_rows(
+    places: Sequence[PlacePrize], winners: Sequence[Prize], currency: str
+) -> tuple[StandingsRow, ...]:
+    """The prize of each place, then of each winner by name."""
+    return tuple(
+        StandingsRow(str(p.place), "", (f"{p.percent:g} %", f"{amount(p.cents)} {currency}"))
+        for p in places
+    ) + tuple(
+        StandingsRow(w.place_label, w.name, ("", f"{amount(w.cents)} {currency}")) for w in winners
+    )
+
+
+def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
+    """A side pot's line in the prizes PDF: its name, buy-in and entrants; its pool."""
+    count = len(side.entrants)
+    entrants = ngettext("%(counter)s player in", "%(counter)s players in", count) % {
+        "counter": count
+    }
+    text = _("Side pot: %(name)s · buy-in %(buy_in)s %(currency)s · %(entrants)s") % {
+        "name": side.pot.name,
+        "buy_in": amount(cents(side.pot.buy_in)),
+        "currency": currency,
+        "entrants": entrants,
+    }
+    return StandingsRow("", text, ("", f"{amount(side.pool)} {currency}"))

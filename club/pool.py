@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from tournaments.models import Tournament
 
-from .models import Payment, TournamentMoney
+from .models import Payment, SidePot, TournamentMoney
 from .money import cents, payouts, shares
 from .templatetags.club_money import money
 
@@ -33,8 +33,9 @@ def pool_of(found: Counter[str]) -> int:
     return found[Payment.Method.CASH] + found[Payment.Method.CARD]
 
 
-def amounts(money: TournamentMoney, pool: int) -> tuple[list[Decimal], list[int]]:
-    """The payout table's percentages and each place's prize in cents."""
+def amounts(money: TournamentMoney | SidePot, pool: int) -> tuple[list[Decimal], list[int]]:
+    """The payout table's percentages and each place's prize in cents (of the main pool,
+    or of a side pot's: each has its own table and rounding unit)."""
     percentages = [Decimal(str(p)) for p in money.payout]
     return percentages, payouts(pool, percentages, cents(money.rounding))
 

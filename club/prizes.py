@@ -1,16 +1,20 @@
 """A tournament's money as its pages show it: the fee, who paid, the pool, the prizes by
-place and, once places are final, by name (:mod:`club.money` does the sums)."""
+place and, once places are final, by name; then each side pot the same way, its prizes
+by name once the standings are complete (:mod:`club.money` does the sums)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import Prefetch
+
 from public.data import load
+from public.standings import Standings
 from tournaments.models import Tournament
 
-from .models import TournamentMoney
-from .money import Prize
+from .models import SidePot, SidePotEntry, TournamentMoney
+from .money import Prize, cents, pot_pool, ranked_among, shares
 from .pool import amounts, by_place, paid, pool_of
 
 
@@ -22,6 +26,17 @@ class PlacePrize:
 
 
 @dataclass(frozen=True, slots=True)
+class PotPrizes:
+    """One side pot: who is in (names, counted in the pool), its pool and prizes."""
+
+    pot: SidePot
+    entrants: tuple[str, ...]
+    pool: int
+    places: tuple[PlacePrize, ...]
+    winners: tuple[Prize, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Prizes:
     money: TournamentMoney
     pool: int
@@ -29,6 +44,7 @@ class Prizes:
     """Cents by method (cash, card; free counts the entries let in free)."""
     places: tuple[PlacePrize, ...]
     winners: tuple[Prize, ...]
+    side_pots: tuple[PotPrizes, ...] = ()
 
 
 def settings_of(tournament: Tournament) -> TournamentMoney:
@@ -36,22 +52,58 @@ def settings_of(tournament: Tournament) -> TournamentMoney:
     return found or TournamentMoney(tournament=tournament)
 
 
+def _places(table: TournamentMoney | SidePot, pool: int) -> tuple[PlacePrize, ...]:
+    percentages, place_cents = amounts(table, pool)
+    return tuple(
+        PlacePrize(i, p, c)
+        for i, (p, c) in enumerate(zip(percentages, place_cents, strict=True), 1)
+    )
+
+
 def prizes(tournament: Tournament, *, with_winners: bool = True) -> Prizes:
     money = settings_of(tournament)
     found = paid(tournament)
     pool = pool_of(found)
-    percentages, place_cents = amounts(money, pool)
-    places = tuple(
-        PlacePrize(i, p, c)
-        for i, (p, c) in enumerate(zip(percentages, place_cents, strict=True), 1)
+    places = _places(money, pool)
+    pots = list(
+        SidePot.objects.filter(tournament=tournament).prefetch_related(
+            Prefetch("entrants", SidePotEntry.objects.select_related("entry__player"))
+        )
     )
+    standings = None
+    if with_winners and (places or any(pot.payout for pot in pots)):
+        standings = load(tournament).standings
     winners: tuple[Prize, ...] = ()
-    if with_winners and place_cents:
-        rows = load(tournament).standings.rows
-        won = by_place([row.place for row in rows], place_cents)
+    if standings is not None and places:
+        rows = standings.rows
+        won = by_place([row.place for row in rows], [p.cents for p in places])
         winners = tuple(
             Prize(row.stats.name, row.place_label, w, row.stats.player_id)
             for row, w in zip(rows, won, strict=True)
             if w
         )
-    return Prizes(money, pool, dict(found), places, winners)
+    side = tuple(_pot_prizes(pot, standings) for pot in pots)
+    return Prizes(money, pool, dict(found), places, winners, side)
+
+
+def _pot_prizes(pot: SidePot, standings: Standings | None) -> PotPrizes:
+    """A withdrawn entrant is out of the pot as out of the main pool (its money handed
+    back), and takes no place in it."""
+    names = {
+        row.entry_id: row.entry.player.name for row in pot.entrants.all() if not row.entry.withdrawn
+    }
+    pool = pot_pool(cents(pot.buy_in), len(names))
+    places = _places(pot, pool)
+    winners: tuple[Prize, ...] = ()
+    if standings is not None and standings.complete and places:
+        ranked = ranked_among(
+            [(row, row.place) for row in standings.rows if row.stats.entry_id in names]
+        )
+        in_cents = [p.cents for p in places]
+        won = shares([(rank, sharing) for _row, rank, _label, sharing in ranked], in_cents)
+        winners = tuple(
+            Prize(row.stats.name, label, w, row.stats.player_id)
+            for (row, _rank, label, _sharing), w in zip(ranked, won, strict=True)
+            if w
+        )
+    return PotPrizes(pot, tuple(sorted(names.values(), key=str.casefold)), pool, places, winners)

@@ -1,18 +1,21 @@
-"""The club's writes: seasons (the director's table of points, best N, which tournaments).
-Keyword-only, atomic, audited (:mod:`tournaments.audit`)."""
+"""The club's writes: seasons (the director's table of points, best N, which tournaments),
+a tournament's money, payments and side pots. Keyword-only, atomic, audited
+(:mod:`tournaments.audit`); a refused write raises ValidationError and changes nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments import audit, changes
 from tournaments.models import Entry, Tournament
 
-from .models import Payment, Season, TournamentMoney
+from .models import Payment, Season, SidePot, SidePotEntry, TournamentMoney
 
 RESERVED_SLUGS = frozenset({"new"})
 
@@ -128,3 +131,108 @@ def record_payment(*, entry: Entry, method: str, amount: Any, user: Any) -> Paym
         )
         changes.changed(entry.tournament_id)  # the prize pool, on the standings
     return payment
+
+
+def _pot_snapshot(pot: SidePot) -> dict[str, Any]:
+    return {
+        "name": pot.name,
+        "buy_in": str(pot.buy_in),
+        "payout": list(pot.payout),
+        "rounding": str(pot.rounding),
+    }
+
+
+def save_side_pot(
+    *,
+    tournament: Tournament,
+    pot: SidePot | None = None,
+    name: str,
+    buy_in: Any,
+    payout: list[Any],
+    rounding: Any,
+    user: Any,
+) -> SidePot:
+    """Create a side pot of ``tournament``, or change ``pot`` (one of its pots): name,
+    buy-in, payout table (percent per place) and rounding unit. A changed buy-in applies
+    to everybody already in."""
+    with transaction.atomic():
+        adding = pot is None
+        if pot is None:
+            pot = SidePot(tournament=tournament)
+        elif pot.tournament_id != tournament.pk:
+            raise ValueError("the side pot is of another tournament")
+        before = None if adding else _pot_snapshot(SidePot.objects.get(pk=pot.pk))
+        pot.name, pot.buy_in, pot.rounding = name, buy_in, rounding
+        pot.payout = [str(p) for p in payout]
+        pot.full_clean()
+        pot.save()
+        audit.record(
+            tournament=tournament,
+            action="side pot created" if adding else "side pot changed",
+            obj=pot,
+            before=before,
+            after=_pot_snapshot(pot),
+            user=user,
+        )
+    return pot
+
+
+def delete_side_pot(*, pot: SidePot, user: Any) -> None:
+    """Delete a side pot nobody is in; refused while anybody has bought in (take them out
+    first: their buy-in is theirs to get back)."""
+    with transaction.atomic():
+        pot = SidePot.objects.select_for_update().get(pk=pot.pk)
+        if pot.entrants.exists():
+            raise ValidationError(
+                _("%(name)s still has players in it: take them out first, then delete it.")
+                % {"name": pot.name},
+                code="entrants",
+            )
+        before = _pot_snapshot(pot)
+        audit.record(
+            tournament=pot.tournament, action="side pot deleted", obj=pot, before=before, user=user
+        )
+        pot.delete()
+
+
+def set_side_pot_entrants(*, pot: SidePot, entries: Sequence[Entry], user: Any) -> None:
+    """Who is in ``pot``: ``entries`` are, everybody else is not. Refused (nothing
+    changed) for an entry of another tournament, or a withdrawn one not in already."""
+    with transaction.atomic():
+        pot = SidePot.objects.select_for_update().select_related("tournament").get(pk=pot.pk)
+        current = {row.entry_id: row for row in pot.entrants.select_related("entry__player")}
+        wanted = {entry.pk: entry for entry in entries}
+        added = [entry for pk, entry in wanted.items() if pk not in current]
+        for entry in added:
+            if entry.withdrawn:
+                raise ValidationError(
+                    _("%(name)s has withdrawn and cannot buy into a side pot.")
+                    % {"name": entry.player.name},
+                    code="withdrawn",
+                )
+            SidePotEntry(pot=pot, entry=entry).full_clean()
+        SidePotEntry.objects.bulk_create(SidePotEntry(pot=pot, entry=entry) for entry in added)
+        removed = [row for pk, row in current.items() if pk not in wanted]
+        SidePotEntry.objects.filter(pk__in=[row.pk for row in removed]).delete()
+        changed = [(entry, "side pot entry added") for entry in added]
+        changed += [(row.entry, "side pot entry removed") for row in removed]
+        for entry, action in changed:
+            audit.record(
+                tournament=pot.tournament,
+                action=action,
+                obj=entry,
+                after={"side_pot": pot.name},
+                user=user,
+            )
+
+
+def add_side_pot_entry(*, pot: SidePot, entry: Entry, user: Any) -> None:
+    entries = [row.entry for row in pot.entrants.select_related("entry__player")]
+    set_side_pot_entrants(pot=pot, entries=[*entries, entry], user=user)
+
+
+def remove_side_pot_entry(*, pot: SidePot, entry: Entry, user: Any) -> None:
+    entries = [
+        row.entry for row in pot.entrants.select_related("entry") if row.entry_id != entry.pk
+    ]
+    set_side_pot_entrants(pot=pot, entries=entries, user=user)

@@ -66,7 +66,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from club import ratings
-from club.models import Season
+from club.models import Season, SidePot
 from scoring import services as scoring_services
 from scoring.deals import deal_rows, deal_version
 from scoring.models import Hand
@@ -301,6 +301,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "club:money": ITS_DIRECTORS_PAGE,
     "club:money-save": ITS_DIRECTORS_ACTION,
     "club:payment-save": ITS_DIRECTORS_ACTION,
+    "club:side-pot-create": ITS_DIRECTORS_ACTION,
+    "club:side-pot-save": ITS_DIRECTORS_ACTION,
+    "club:side-pot-entrants": ITS_DIRECTORS_ACTION,
+    "club:side-pot-delete": ITS_DIRECTORS_ACTION,  # nobody in it yet: deleted
     "club:prizes": PUBLIC_PAGE,
     "club:prizes-pdf": PUBLIC_PAGE,
 }
@@ -343,6 +347,8 @@ class World:
     users: dict[str, Any]
     running: Tournament
     """The director's running tournament: the URLs' default target."""
+    side_pot: SidePot
+    """The running tournament's side pot, nobody in it yet."""
     registering: Tournament
     """The director's tournament still taking entries (registration URLs)."""
     drawn: Tournament
@@ -476,6 +482,7 @@ def build_world() -> World:
     return World(
         users=users,
         running=running,
+        side_pot=SidePot.objects.create(tournament=running, name="Side pot", buy_in=10),
         registering=registering,
         drawn=drawn,
         playing=playing,
@@ -609,6 +616,9 @@ SEASON_FORM = {
 }
 
 
+SIDE_POT_FORM = {"name": "Matrix pot", "buy_in": "5", "payout": "100", "rounding": "1"}
+
+
 CSV = b"name,email\nImported Person,imported@example.com\n"
 
 
@@ -704,6 +714,9 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         "rounding": "1",
     },
     "club:payment-save": lambda w: {"method": "cash", "amount": "10"},
+    "club:side-pot-create": lambda w: SIDE_POT_FORM,
+    "club:side-pot-save": lambda w: {**SIDE_POT_FORM, "name": "Renamed by the matrix"},
+    "club:side-pot-entrants": lambda w: {"entry": [w.running.entries.order_by("pk").first().pk]},
     "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
     "tournaments:stage-clock": lambda w: {"minutes": 40},
     "tournaments:stage-late-entry": lambda w: {
@@ -772,6 +785,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
         elif argument == "entry_id":
             entry = world.withdrawn if pattern.key.endswith("entry-reinstate") else world.entry
             values[argument] = entry.pk
+        elif argument == "pot_id":
+            values[argument] = world.side_pot.pk
         elif argument == "field":
             values[argument] = "paid"
         elif argument in ("stage", "round"):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.core.management import call_command
 from django.urls import reverse
 
-from club.models import Season
+from club.models import Season, SidePot, SidePotEntry
 from scoring.services import set_table_link
 from tournaments.models import Match, Tournament
 
@@ -85,6 +85,17 @@ def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> 
     ]
 
 
+def _side_pot(t: Tournament) -> None:
+    """A side pot three players of a finished night bought into, for the money and prizes
+    screens (its winners named)."""
+    if t.side_pots.exists():
+        return
+    pot = SidePot.objects.create(tournament=t, name="Side pot", buy_in=10, payout=["60", "40"])
+    SidePotEntry.objects.bulk_create(
+        SidePotEntry(pot=pot, entry=entry) for entry in t.entries.order_by("seed")[:3]
+    )
+
+
 def _event_screens(t: Tournament) -> list[Screen]:
     """The demo's other events: the Swiss qualifying cut into a knockout (stages), the
     partnership night (teams) and the club's season (player pages, ratings, money)."""
@@ -105,6 +116,7 @@ def _event_screens(t: Tournament) -> list[Screen]:
     night = season.tournaments.order_by("-date").first()
     assert night is not None
     player = t.entries.order_by("seed").first().player
+    _side_pot(night)
     screens = [
         Screen("stages", f"/t/{swiss.slug}/manage/stages/", "director"),
         Screen("stages-round-control", f"/t/{swiss.slug}/manage/rounds/", "director"),
