@@ -253,13 +253,21 @@ def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 def _prize_rows(
     places: Sequence[PlacePrize], winners: Sequence[Prize], currency: str
 ) -> tuple[StandingsRow, ...]:
-    """The prize of each place, then of each winner by name."""
-    return tuple(
+    """The prize of each place, then (once places are decided) of each winner by name,
+    each list under a line that says what it is."""
+    rows = tuple(
         StandingsRow(str(p.place), "", (f"{p.percent:g} %", f"{amount(p.cents)} {currency}"))
         for p in places
-    ) + tuple(
-        StandingsRow(w.place_label, w.name, ("", f"{amount(w.cents)} {currency}")) for w in winners
     )
+    if rows:
+        rows = (StandingsRow("", _("Payout table"), ("", "")), *rows)
+    if winners:
+        rows += (StandingsRow("", _("Winners"), ("", "")),)
+        rows += tuple(
+            StandingsRow(w.place_label, w.name, ("", f"{amount(w.cents)} {currency}"))
+            for w in winners
+        )
+    return rows
 
 
 def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
