@@ -72,17 +72,6 @@ def shares(rows: Sequence[tuple[int | None, int]], prizes: Sequence[int]) -> lis
     return result
 
 
-def shared(rows: Sequence[tuple[str, int | None, str, int]], prizes: Sequence[int]) -> list[Prize]:
-    """The prizes by name: ``rows`` are (name, place, place label, players sharing the
-    place), as :func:`shares` takes them; the rows without a prize are left out."""
-    won = shares([(place, sharing) for _name, place, _label, sharing in rows], prizes)
-    return [
-        Prize(name, label, share)
-        for (name, _place, label, _sharing), share in zip(rows, won, strict=True)
-        if share
-    ]
-
-
 def cents(value: Decimal | int | str) -> int:
     return int((Decimal(value) * 100).to_integral_value())
 
@@ -98,8 +87,9 @@ def pot_pool(buy_in: int, entrants: int) -> int:
 
 
 def ranked_among(entrants: Sequence[tuple[T, int | None]]) -> list[tuple[T, int, str, int]]:
-    """A side pot's entrants (whoever, tournament place) ranked among themselves, as
-    :func:`shared` takes them: (whoever, place 1…n, place label, entrants sharing it).
+    """A side pot's entrants (whoever, tournament place) ranked among themselves:
+    (whoever, place 1…n, place label, entrants sharing it); :func:`shares` takes the
+    place and the sharing.
 
     Entrants on the same tournament place stay tied ("2–3" for places 5–8 shared by the
     second and third best entrants); the next entrant's place counts the tied ones

@@ -11,7 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.models import Payment, TournamentMoney
-from club.money import parse_percentages, payouts, shared
+from club.money import parse_percentages, payouts, shares
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Entry
@@ -35,9 +35,8 @@ def test_payouts_add_up_to_the_pool(pool, table, unit, prizes):
 
 
 def test_shared_places_split_their_prizes():
-    rows = [("Ann", 1, "1", 1), ("Ben", 2, "2", 1), ("Cat", 3, "3–4", 2), ("Dan", 3, "3–4", 2)]
-    got = [(p.name, p.cents) for p in shared(rows, [5000, 3000, 1500, 501])]
-    assert got == [("Ann", 5000), ("Ben", 3000), ("Cat", 1001), ("Dan", 1000)]
+    rows = [(1, 1), (2, 1), (3, 2), (3, 2), (5, 1)]  # 3–4 shared; 5th has no prize
+    assert shares(rows, [5000, 3000, 1500, 501]) == [5000, 3000, 1001, 1000, 0]
 
 
 @pytest.mark.parametrize("text", ["50, 30", "101", "-5, 105", "abc"])

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from backups.sqlite import backup
 from club import services
 from club.models import SidePot, SidePotEntry
-from club.money import payouts, pot_pool, ranked_among, shared
+from club.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.backups.test_backups import count, live_database, sqlite_only
 from tests.club.helpers import by_rank, run_tournament
@@ -82,7 +82,9 @@ def test_entrants_are_ranked_among_themselves_with_ties_kept(entrants, ranked):
 def test_a_side_pot_pays_its_entrants_by_their_order(buy_in, table, unit, entrants, won):
     pool = pot_pool(buy_in, len(entrants))
     prizes = payouts(pool, [Decimal(str(p)) for p in table], unit)
-    got = {p.name: p.cents for p in shared(ranked_among(entrants), prizes)}
+    ranked = ranked_among(entrants)
+    won_each = shares([(rank, sharing) for _name, rank, _label, sharing in ranked], prizes)
+    got = {name: w for (name, *_rest), w in zip(ranked, won_each, strict=True) if w}
     assert got == won
     assert sum(got.values()) == pool
 
