@@ -19,6 +19,7 @@ so their cached standings show the new numbers.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ RATED = (
     & Q(side_a__team_name="", side_b__team_name="")
 )
 STATE = 1  # the one RatingState row
+_rebuilding = threading.Lock()
 
 
 def rated_matches():  # -> QuerySet[Match]
@@ -74,7 +76,8 @@ def ensure_current() -> int:
         return state.matches
     if state is None and current.startswith("0:"):
         return 0
-    return recompute(unless_current=True)
+    with _rebuilding:  # this process's other requests wait here, then find them current
+        return recompute(unless_current=True)
 
 
 COLUMNS = (
@@ -83,48 +86,61 @@ COLUMNS = (
 )  # fmt: skip
 
 
+def _replayed() -> tuple[int, list[tuple[Any, ...]]]:
+    """How many matches are rated, and the rows of every rating step, in order."""
+    rows = list(
+        rated_matches()
+        .alias(played=Coalesce("started_at", "completed_at"))
+        .order_by(F("played").asc(nulls_first=True), "pk")
+        .values_list("pk", "tournament_id", "side_a__player_id", "side_b__player_id", "winner_side")
+    )
+    tournament_of = {row[0]: row[1] for row in rows}
+    steps = replay(Played(pk, a, b, winner == "A") for pk, _t, a, b, winner in rows)
+    return len(rows), [
+        (
+            s.match_id,
+            tournament_of[s.match_id],
+            s.player,
+            s.opponent,
+            s.sequence,
+            s.won,
+            s.mu_before,
+            s.sigma_before,
+            s.mu_after,
+            s.sigma_after,
+        )
+        for s in steps
+    ]
+
+
 def recompute(*, unless_current: bool = False) -> int:
     """Rate every completed match again, in the order played, and store what changed;
-    returns how many matches are rated. ``unless_current``: not if, once the lock is
-    held, the stored ratings are found current after all (the page that found them stale
-    queued behind another that was rebuilding them: a room of followers polling after a
-    result costs one replay, not one each).
+    returns how many matches are rated. ``unless_current``: not if the stored ratings are
+    found current after all (the page that found them stale waited for another that was
+    rebuilding them: a room of followers polling after a result costs one replay, not one
+    each).
 
-    The replay is always whole (it is cheap); the rows are rewritten from the first one
-    that differs from what is stored: a new result appends two rows, a correction to an
-    old match rewrites everything after it. The rows go in with one ``executemany`` (the
-    ORM's ``bulk_create`` built 20,000 model instances for a full rebuild, 2 of its 3
-    seconds)."""
+    The replay is always whole (it is cheap), and done before the write lock is taken, so
+    that the tables entering hands do not wait for it; under the lock, the results'
+    fingerprint is read again and, if a result came in meanwhile, the replay done again.
+    The rows are rewritten from the first one that differs from what is stored: a new
+    result appends two rows, a correction to an old match rewrites everything after it.
+    The rows go in with one ``executemany`` (the ORM's ``bulk_create`` built 20,000 model
+    instances for a full rebuild, 2 of its 3 seconds)."""
+    replayed_for = fingerprint()
+    if unless_current:
+        state = RatingState.objects.filter(pk=STATE).first()
+        if state is not None and state.fingerprint == replayed_for:
+            return state.matches
+    rated, new = _replayed()
     with transaction.atomic():
-        # One row (pk 1); locked, so two pages that find the results changed queue.
+        # One row (pk 1); locked, so two rebuilds (two processes) queue.
         state = RatingState.objects.select_for_update().get_or_create(pk=STATE)[0]
         print_ = fingerprint()
         if unless_current and state.fingerprint == print_:
             return state.matches
-        rows = list(
-            rated_matches()
-            .alias(played=Coalesce("started_at", "completed_at"))
-            .order_by(F("played").asc(nulls_first=True), "pk")
-            .values_list(
-                "pk", "tournament_id", "side_a__player_id", "side_b__player_id", "winner_side"
-            )
-        )
-        tournament_of = {row[0]: row[1] for row in rows}
-        new = [
-            (
-                s.match_id,
-                tournament_of[s.match_id],
-                s.player,
-                s.opponent,
-                s.sequence,
-                s.won,
-                s.mu_before,
-                s.sigma_before,
-                s.mu_after,
-                s.sigma_after,
-            )
-            for s in replay(Played(pk, a, b, winner == "A") for pk, _t, a, b, winner in rows)
-        ]
+        if print_ != replayed_for:  # a result came in while replaying: again, locked
+            rated, new = _replayed()
         old = list(RatingChange.objects.order_by("sequence", "pk").values_list(*COLUMNS))
         same = 0
         for same, (was, now) in enumerate(zip(old, new, strict=False)):  # noqa: B007
@@ -139,12 +155,12 @@ def recompute(*, unless_current: bool = False) -> int:
             _insert(new[same:])
         moved = _moved(old[same:], new)
         state.fingerprint = print_
-        state.matches = len(rows)
+        state.matches = rated
         state.computed_at = timezone.now()
         state.save()
         if moved:
             changes.changed(*moved)
-    return len(rows)
+    return rated
 
 
 def _insert(rows: list[tuple[Any, ...]]) -> None:

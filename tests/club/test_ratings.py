@@ -73,6 +73,43 @@ def test_a_page_that_queued_behind_a_rebuild_does_not_replay_again(club, monkeyp
     assert len(replays) == 2
 
 
+def test_a_result_that_comes_in_during_the_replay_is_rated_too(club, monkeypatch):
+    # The replay runs before the write lock; a correction saved meanwhile is found under
+    # the lock (the fingerprint moved) and the replay is done again, so nothing is lost.
+    from django.db.models import F
+
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    ratings.ensure_current()
+    first, second, final = tournament.matches.filter(status="complete").order_by("round", "pk")
+
+    def flip(match: Match) -> None:
+        match.refresh_from_db()
+        winner = {"A": "B", "B": "A"}[match.winner_side]
+        Match.objects.filter(pk=match.pk).update(winner_side=winner, version=F("version") + 1)
+
+    real = ratings.replay
+    replays = []
+
+    def replay_then_correct(played):
+        steps = list(real(played))
+        if not replays:
+            flip(final)  # saved while this replay was running
+        replays.append(1)
+        return iter(steps)
+
+    flip(first)
+    monkeypatch.setattr(ratings, "replay", replay_then_correct)
+    assert ratings.ensure_current() == 3
+    assert len(replays) == 2
+    saved = stored()
+    RatingChange.objects.all().delete()
+    monkeypatch.setattr(ratings, "replay", real)
+    ratings.recompute()
+    assert stored() == saved  # what a replay of the results as they now stand gives
+    assert ratings.ensure_current() == 3 and len(replays) == 2  # and it is current
+
+
 def test_a_correction_to_an_old_match_changes_the_ratings_after_it_and_nothing_before(club):
     director, players = club
     first = run_tournament(
