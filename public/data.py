@@ -178,16 +178,26 @@ def format_line(tournament: Tournament) -> str:
 def team_members(tournament: Tournament) -> dict[int, tuple[str, ...]]:
     """Each team's players' names in seat order, by entry id (one query; none for a
     head-to-head tournament). Names only: nothing private."""
+    return {
+        entry_id: tuple(name for name, _page in roster)
+        for entry_id, roster in team_rosters(tournament).items()
+    }
+
+
+def team_rosters(tournament: Tournament) -> dict[int, tuple[tuple[str, int | None], ...]]:
+    """Each team's players in seat order, by entry id: (name, the club player page the
+    name links to, None for a hidden player). One query; none for a head-to-head
+    tournament."""
     if not tournament.ruleset.is_team:
         return {}
     from tournaments.models import TeamMember
 
-    members: dict[int, tuple[str, ...]] = {}
+    rosters: dict[int, tuple[tuple[str, int | None], ...]] = {}
     rows = (
         TeamMember.objects.filter(tournament=tournament)
         .order_by("entry_id", "seat")
-        .values_list("entry_id", "player__name")
+        .values_list("entry_id", "player__name", "player_id", "player__hidden")
     )
-    for entry_id, name in rows:
-        members[entry_id] = (*members.get(entry_id, ()), name)
-    return members
+    for entry_id, name, player_id, hidden in rows:
+        rosters[entry_id] = (*rosters.get(entry_id, ()), (name, None if hidden else player_id))
+    return rosters

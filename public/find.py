@@ -27,7 +27,7 @@ from django.views.decorators.http import condition, require_GET
 from tournaments.models import Tournament
 
 from . import live as live_pages
-from .data import load, team_members
+from .data import load, team_rosters
 from .live import Live, headers, last_modified, live, not_modified, visitor_tag
 from .players import MIN_QUERY, PlayerView, people, player_view, search
 
@@ -40,16 +40,18 @@ def _players(tournament: Tournament) -> dict[str, Any]:
     """Everyone a visitor can look up, and each one's view: worked out once per public
     version from one load, then every search and every player's page reads them."""
     data = load(tournament)
-    members = team_members(tournament)
+    rosters = team_rosters(tournament)
     found = [
-        replace(hit, members=", ".join(members[hit.entry_id])) if hit.entry_id in members else hit
+        replace(hit, members=", ".join(name for name, _page in rosters[hit.entry_id]))
+        if hit.entry_id in rosters
+        else hit
         for hit in people(data)
     ]
     views: dict[int, PlayerView | None] = {}
     for hit in found:
         view = player_view(data, hit.entry_id)
-        if view is not None and hit.entry_id in members:
-            view = replace(view, members=members[hit.entry_id])
+        if view is not None and hit.entry_id in rosters:
+            view = replace(view, members=rosters[hit.entry_id])
         views[hit.entry_id] = view
     return {"people": found, "views": views}
 

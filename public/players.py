@@ -238,8 +238,8 @@ class PlayerView:
     standing: Standing | None = None
     withdrawn: bool = False
     hollywood: bool = False
-    members: tuple[str, ...] = ()
-    """A team's players in seat order (team tournaments)."""
+    members: tuple[tuple[str, int | None], ...] = ()
+    """A team's players in seat order (team tournaments): name, club player page."""
     player_id: int | None = None
     """The club player's page, for the link (None: a team, a hidden player)."""
 

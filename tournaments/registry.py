@@ -38,6 +38,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from . import audit
@@ -116,7 +117,9 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
         if not new:
             return player
         tournaments = list(
-            Tournament.objects.filter(entries__player=player).distinct().order_by("date", "pk")
+            Tournament.objects.filter(Q(entries__player=player) | Q(team_members__player=player))
+            .distinct()
+            .order_by("date", "pk")
         )
         if not is_registrar(user) and any(name in SHARED_FIELDS for name in new):
             _refuse_in_foreign_tournaments(player, before, user, tournaments)
@@ -138,8 +141,8 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
                 after=_shown(new),
                 user=user,
             )
-        if "name" in new:  # the only field of a player's that public pages show
-            changed(*tournaments)
+        if "name" in new or "hidden" in new:  # what public pages show of a player: the
+            changed(*tournaments)  # name, and whether it links to the club player page
     return player
 
 

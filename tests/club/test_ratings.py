@@ -81,7 +81,7 @@ def test_a_result_that_comes_in_during_the_replay_is_rated_too(club, monkeypatch
     director, players = club
     tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
     ratings.ensure_current()
-    first, second, final = tournament.matches.filter(status="complete").order_by("round", "pk")
+    first, _second, final = tournament.matches.filter(status="complete").order_by("round", "pk")
 
     def flip(match: Match) -> None:
         match.refresh_from_db()

@@ -39,8 +39,26 @@ def test_a_player_finds_their_team_and_its_page_lists_the_members(client):
         reverse("public:player", kwargs={"slug": tournament.slug, "entry_id": entry.pk})
     )
     text = page.content.decode()
-    assert "Team: Team 2 player 1, Team 2 player 2" in text
+    # Each member's name links to their club page (a team's own name links nowhere).
+    members = [m.player for m in entry.members.select_related("player").order_by("seat")]
+    links = [
+        f'<a class="player-link" href="{reverse("club:player", args=[p.pk])}">{p.name}</a>'
+        for p in members
+    ]
+    assert f"Team: {links[0]}, {links[1]}" in text
     assert "against <strong>Team 3</strong>" in text
+    members[1].hidden = True
+    members[1].save()
+    from django.core.cache import cache
+
+    from public.live import forget
+
+    cache.clear()  # the save above is not a service's: nothing moved the public version
+    forget()
+    page = client.get(
+        reverse("public:player", kwargs={"slug": tournament.slug, "entry_id": entry.pk})
+    )
+    assert f"Team: {links[0]}, Team 2 player 2" in page.content.decode()
 
 
 def test_the_head_to_head_json_is_unchanged(client):

@@ -264,6 +264,24 @@ def test_a_renamed_player_moves_every_tournament_they_play_in():
     assert version(other) == counts[other.pk]
 
 
+def test_hiding_a_player_moves_their_tournaments_a_team_members_too():
+    # Public pages link a player's name to their club page unless hidden: hiding one
+    # changes what every tournament they play in shows, a partnership they sit in too.
+    from tests.teams import team_bracket
+
+    solo = running()
+    teams = team_bracket(teams=4)
+    entry = solo.entries.select_related("player").first()
+    partner = teams.team_members.select_related("player").get(seat=2, entry__seed=1).player
+    counts = {t.pk: version(t) for t in (solo, teams)}
+    registry.update_player(player=entry.player, data={"hidden": True}, user=make_registrar())
+    assert version(solo) == counts[solo.pk] + 1 and version(teams) == counts[teams.pk]
+    registry.update_player(player=partner, data={"hidden": True}, user=make_registrar())
+    assert version(teams) == counts[teams.pk] + 1
+    registry.update_player(player=partner, data={"name": "New Name"}, user=make_registrar())
+    assert version(teams) == counts[teams.pk] + 2
+
+
 @pytest.mark.django_db(transaction=True)
 def test_changed_belongs_inside_the_transaction():
     t = make_tournament()
