@@ -141,7 +141,29 @@ class Season(models.Model):
         return self.name
 
 
-class TournamentMoney(models.Model):
+class PayoutTable(models.Model):
+    """A pool's payout table: percent per place, and the unit prizes are rounded down to
+    (the main pool's and each side pot's)."""
+
+    payout = models.JSONField(
+        _("payout table"),
+        default=list,
+        blank=True,
+        help_text=_("Percent of the prize pool per place, adding up to 100."),
+    )
+    rounding = models.DecimalField(
+        _("round prizes to"),
+        max_digits=8,
+        decimal_places=2,
+        default=1,
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
+
+    class Meta:
+        abstract = True
+
+
+class TournamentMoney(PayoutTable):
     """A tournament's entry fee, prize pool and payout table (no payment provider: the
     director records who paid what at the door)."""
 
@@ -159,19 +181,6 @@ class TournamentMoney(models.Model):
         validators=[MinValueValidator(0)],
     )
     currency = models.CharField(_("currency"), max_length=8, blank=True, default="€")
-    payout = models.JSONField(
-        _("payout table"),
-        default=list,
-        blank=True,
-        help_text=_("Percent of the prize pool per place, adding up to 100."),
-    )
-    rounding = models.DecimalField(
-        _("round prizes to"),
-        max_digits=8,
-        decimal_places=2,
-        default=1,
-        validators=[MinValueValidator(0)],
-    )
 
     class Meta:
         verbose_name = _("tournament money")
@@ -217,7 +226,7 @@ class Payment(models.Model):
         return f"{self.entry_id}: {self.amount} ({self.method})"
 
 
-class SidePot(models.Model):
+class SidePot(PayoutTable):
     """An optional extra pool that only the entries who buy in play for ("Side pot 10 €,
     60/40"). Its prizes go by the entrants' order in the tournament's final standings."""
 
@@ -230,19 +239,6 @@ class SidePot(models.Model):
     name = models.CharField(_("name"), max_length=80)
     buy_in = models.DecimalField(
         _("buy-in"), max_digits=8, decimal_places=2, validators=[MinValueValidator(0)]
-    )
-    payout = models.JSONField(
-        _("payout table"),
-        default=list,
-        blank=True,
-        help_text=_("Percent of the prize pool per place, adding up to 100."),
-    )
-    rounding = models.DecimalField(
-        _("round prizes to"),
-        max_digits=8,
-        decimal_places=2,
-        default=1,
-        validators=[MinValueValidator(Decimal("0.01"))],
     )
 
     class Meta:
