@@ -109,4 +109,4 @@ def check_match_stages(
 def rules_of(match: Match, number: int | None, stages: list[StagePlan], rules: RuleSet) -> RuleSet:
     if number is None:
         return rules
-    return resolve_rules(stages[number - 1].stage.rules_for_round(match.round))
+    return resolve_rules(stages[number - 1].stage.rules_for_round(match.round, match.section))

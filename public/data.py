@@ -136,7 +136,7 @@ def _sheets(tournament: Tournament, matches: list[Match]) -> dict[int, MatchShee
 def _rules_key(match: Match, tournament_rules: tuple) -> tuple:
     if match.stage_id is None:
         return tournament_rules
-    spec = match.stage.rules_for_round(match.round)
+    spec = match.stage.rules_for_round(match.round, match.section)
     return tuple(sorted((name, repr(value)) for name, value in spec.items()))
 
 

@@ -125,9 +125,9 @@ def _make_knockout(stage: Stage, entrants: list[int]) -> list[Match]:
             % {"count": len(entrants), "problem": error}
         ) from error
     prefix = stage.key_prefix
-    if FINAL in (stage.round_rules or {}):
-        # The final's match length, now that the bracket says which round is the final
-        # (of a double elimination: the winners' final).
+    if FINAL in (stage.round_rules or {}) and stage.kind == Kind.SINGLE_ELIMINATION:
+        # The final's match length, now that the bracket says which round is the final.
+        # A double elimination keeps it as "final": its grand final's (Stage.rules_for_round).
         last = max(spec.round for spec in bracket.matches if spec.section.value == "winners")
         final = stage.round_rules[FINAL]
         stage.round_rules = {

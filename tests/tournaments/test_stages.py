@@ -166,6 +166,37 @@ def test_24_players_in_4_pools_of_6_top_2_of_each_into_an_8_player_bracket(direc
     assert tournament.status == Tournament.Status.FINISHED
 
 
+def test_a_double_elimination_cuts_final_length_is_the_grand_finals(director):
+    # "final" of a double elimination is its grand final (and reset): not the winners'
+    # final, and not the losers' round that shares the winners' final's round number.
+    tournament = make_event(8)
+    swiss = stages.add_stage(
+        tournament=tournament, user=director, kind="swiss", rounds=1, advance=8
+    )
+    knockout = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="double_elimination",
+        rules=ONE_GAME_TO_100,
+        round_rules={"final": BEST_OF_5_TO_100},
+    )
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, swiss)
+    stages.close_stage(stage=swiss, user=director)
+    knockout.refresh_from_db()
+    assert set(knockout.round_rules) == {"final"}  # kept by that name at the cut
+    matches = list(Match.objects.filter(stage=knockout))
+    length = {(m.section, m.round): m.ruleset.games_to_win for m in matches}
+    finals = {key: games for key, games in length.items() if key[0] in ("final", "reset")}
+    assert finals and set(finals.values()) == {3}
+    others = {key: games for key, games in length.items() if key not in finals}
+    assert ("winners", 3) in others and ("losers", 3) in others
+    assert set(others.values()) == {1}
+    play_open(tournament, knockout)
+    grand_final = Match.objects.get(stage=knockout, section="final")
+    assert grand_final.score_a + grand_final.score_b >= 3  # played as a best of five
+
+
 def test_acc_style_top_quarter_with_byes_to_the_top_qualifiers(director):
     tournament = make_event(20)
     swiss = stages.add_stage(

@@ -280,4 +280,4 @@ class Match(models.Model):
         stage = self.stage
         if stage.tournament_id == self.tournament_id:
             stage.tournament = self.tournament  # the loaded one: no query for its rules
-        return stage.ruleset_for_round(self.round)
+        return stage.ruleset_for_round(self.round, self.section)

@@ -26,6 +26,8 @@ from scoring.engine import RuleSet, resolve_rules
 
 DEFAULT_TIEBREAKS = ["match_points", "buchholz", "games_won", "point_margin"]
 MAX_STAGES = 6
+FINAL_ROUND = "final"  # the key of a knockout's final in round_rules
+GRAND_FINAL = ("final", "reset")  # a double elimination's final sections (Match.Section)
 MAX_SWISS_ROUNDS = 30
 
 
@@ -133,16 +135,21 @@ class Stage(models.Model):
         """What this stage's match keys start with (keys are unique per tournament)."""
         return f"S{self.number}."
 
-    def rules_for_round(self, round_: int | None = None) -> dict[str, object]:
-        """The rules snapshot of a match of this stage in ``round_``."""
+    def rules_for_round(self, round_: int | None = None, section: str = "") -> dict[str, object]:
+        """The rules snapshot of a match of this stage in ``round_`` of ``section``. A
+        double elimination keeps its "final" match length under that name: it is the
+        grand final's (and the reset's), whose round number its losers' bracket shares."""
         spec = dict(self.tournament.rules)
         spec.update(self.rules or {})
+        round_rules = self.round_rules or {}
         if round_ is not None:
-            spec.update((self.round_rules or {}).get(str(round_), {}))
+            spec.update(round_rules.get(str(round_), {}))
+        if section in GRAND_FINAL and FINAL_ROUND in round_rules:
+            spec.update(round_rules[FINAL_ROUND])
         return spec
 
-    def ruleset_for_round(self, round_: int | None = None) -> RuleSet:
-        spec = self.rules_for_round(round_)
+    def ruleset_for_round(self, round_: int | None = None, section: str = "") -> RuleSet:
+        spec = self.rules_for_round(round_, section)
         try:
             key = tuple(sorted((name, type(value), value) for name, value in spec.items()))
             hash(key)
