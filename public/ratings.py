@@ -22,14 +22,28 @@ def entry_players(data: PublicData) -> dict[int, int]:
     return found
 
 
-def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
-    """Add the two keys to the rows of :meth:`Standing.as_json`, in standings order."""
+def entry_ratings(data: PublicData) -> dict[int, ratings.TournamentRating] | None:
+    """Each entry's club rating after this tournament and what the tournament changed, by
+    entry id (players the club has not rated are left out); None while the club has no
+    rating at all. Four queries (is it current: 2, this tournament's: 2)."""
     if not ratings.ensure_current():
-        return
+        return None
     players = entry_players(data)
     by_player = ratings.tournament_ratings(data.tournament.pk, set(players.values()))
+    return {
+        entry_id: by_player[player_id]
+        for entry_id, player_id in players.items()
+        if player_id in by_player
+    }
+
+
+def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
+    """Add the two keys to the rows of :meth:`Standing.as_json`, in standings order."""
+    by_entry = entry_ratings(data)
+    if by_entry is None:
+        return
     for row, standing in zip(rows, data.standings.rows, strict=True):
-        rating = by_player.get(players.get(standing.stats.entry_id, 0))
+        rating = by_entry.get(standing.stats.entry_id)
         row["rating"] = rating.rating if rating else None
         row["rating_uncertainty"] = rating.uncertainty if rating else None
         row["rating_change"] = rating.change if rating else None

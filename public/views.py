@@ -46,7 +46,7 @@ from .live import (
     unpacked,
     visitor_tag,
 )
-from .ratings import with_club_ratings
+from .ratings import entry_ratings, with_club_ratings
 from .stages import QUALIFYING, StageView, stages_line
 from .stats import seed_key
 
@@ -79,7 +79,10 @@ def _render(request: HttpRequest | None, template_name: str, context: dict[str, 
         return template.render(base)
 
 
-def page_context(data: PublicData) -> dict[str, Any]:
+def page_context(data: PublicData, *, club_columns: bool = True) -> dict[str, Any]:
+    """What the tournament page's regions (and the projector's panels) show;
+    ``club_columns``: the standings' prize and club rating columns (the projector's
+    standings have neither)."""
     tournament = data.tournament
     context: dict[str, Any] = {
         "tournament": tournament,
@@ -87,8 +90,14 @@ def page_context(data: PublicData) -> dict[str, Any]:
         "standings": data.standings,
         "live": tournament.status == Tournament.Status.RUNNING,
         "poll_seconds": live_pages.POLL_SECONDS,
-        "prizes": standing_prizes(tournament, data.standings.places),
+        "prizes": None,
+        "ratings": None,
     }
+    if club_columns:
+        context["prizes"] = standing_prizes(tournament, data.standings.places)
+        # A team is no club player: a partnership tournament shows no club rating.
+        if not tournament.ruleset.is_team:
+            context["ratings"] = entry_ratings(data)
     if data.stages:
         views = data.stage_views()
         current = current_stage(data.stages)
@@ -323,7 +332,7 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
     data = load(tournament)
     seated, queued = live_tables(data.matches, data.sheets, double=data.double)
     panels = display_panels(data, seated)
-    context = page_context(data)
+    context = page_context(data, club_columns=False)
     if "sections" in context:
         by_key = {s.key: late_rounds(s) for s in context["sections"]}
         context["main_sections"] = [

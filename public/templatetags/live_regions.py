@@ -9,6 +9,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from club.pool import StandingPrizes
+from club.ratings import TournamentRating
 from public.board import MatchBox
 from public.fragments import fragment
 from public.standings import Standing
@@ -33,13 +34,35 @@ def match_box(context: template.Context, box: MatchBox) -> SafeString:
 
 @register.simple_tag
 def standings_row(
-    row: Standing, complete: bool, prizes: StandingPrizes | None = None
+    row: Standing,
+    complete: bool,
+    prizes: StandingPrizes | None = None,
+    ratings: dict[int, TournamentRating] | None = None,
 ) -> SafeString:
     """One row of the standings table; ``complete``: the tournament has its final places;
-    ``prizes``: what the places win, for the prize column (None: no column)."""
+    ``prizes``: what the places win, for the prize column (None: no column); ``ratings``:
+    the club rating after the tournament and its change, by entry (None: no column)."""
     first = row.place == 1 and complete
     numbers = tuple(getattr(row.stats, name) for name in STATS_FIELDS)
     prize = None if prizes is None else prizes.by_entry.get(row.stats.entry_id, 0)
-    key: Any = (row.place, row.place_label, row.progress, first, numbers, prize)
-    context = {"row": row, "s": row.stats, "first": first, "prize": prize}
+    rating = None if ratings is None else ratings.get(row.stats.entry_id)
+    shown = (rating.rating, rating.change, rating.matches) if rating else None
+    key: Any = (
+        row.place,
+        row.place_label,
+        row.progress,
+        first,
+        numbers,
+        prize,
+        ratings is not None,
+        shown,
+    )
+    context = {
+        "row": row,
+        "s": row.stats,
+        "first": first,
+        "prize": prize,
+        "rated": ratings is not None,
+        "rating": rating,
+    }
     return fragment(STANDINGS_ROW, key, context)

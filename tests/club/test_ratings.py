@@ -13,6 +13,7 @@ from scoring import services as scoring_services
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player, make_tournament
 from tests.scoring.helpers import gin, named
+from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, PublicVersion
 
 pytestmark = pytest.mark.django_db
@@ -192,6 +193,42 @@ def test_standings_json_rows_gain_the_rating_and_its_change(client, club):
     assert champion["rating_uncertainty"] < 1000
     assert by_name["Player 3"]["rating_change"] < 0
     assert sum(row["rating_change"] for row in rows) in range(-2, 3)  # zero-sum, rounding
+
+
+def test_the_tournament_pages_standings_gain_a_club_rating_column(client, club):
+    import re
+
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    html = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    assert "Club rating</abbr></th>" in html
+    rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()["standings"]
+    cells = re.findall(
+        r'class="player-link"[^>]*>([^<]+)</a>.*?<td class="num rating">(\d+) '
+        r'<span class="rating-change[^"]*">([+-]?\d+)</span>',
+        html[html.index('id="standings"') :],
+        re.S,
+    )
+    assert [(n, int(r), int(c)) for n, r, c in cells] == [
+        (row["name"], row["rating"], row["rating_change"]) for row in rows
+    ]
+    assert cells[0][2].startswith("+") and cells[-1][2].startswith("-")
+    # A tournament not played yet shows each player's rating going in, and no change.
+    upcoming = make_tournament(owner=director, date=JAN + datetime.timedelta(days=7))
+    Entry.objects.create(tournament=upcoming, player=players[0], seed=1)
+    Entry.objects.create(tournament=upcoming, player=players[3], seed=2)
+    generate_bracket(tournament=upcoming, user=director)
+    html = client.get(reverse("public:tournament", args=[upcoming.slug])).content.decode()
+    going_in = ratings.tournament_ratings(tournament.pk)[players[0].pk].rating
+    assert f'<td class="num rating">{going_in}</td>' in html
+
+
+def test_no_rating_column_before_the_club_has_a_rating(client, club):
+    director, players = club
+    tournament = make_tournament(owner=director)
+    Entry.objects.create(tournament=tournament, player=players[0], seed=1)
+    html = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    assert "Club rating" not in html
 
 
 def test_standings_json_has_no_rating_before_the_club_has_one(client, club):
