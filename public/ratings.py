@@ -24,10 +24,13 @@ def entry_players(data: PublicData) -> dict[int, int]:
 
 def entry_ratings(data: PublicData) -> dict[int, ratings.TournamentRating] | None:
     """Each entry's club rating after this tournament and what the tournament changed, by
-    entry id (players the club has not rated are left out); None while the club has no
-    rating at all. Four queries (is it current: 2, this tournament's: 2)."""
+    entry id (players the club has not rated are left out, and every team: a partnership
+    rates no one, and a team is no club player); None while the club has no rating at all.
+    Four queries (is it current: 2, this tournament's: 2); two for a team tournament."""
     if not ratings.ensure_current():
         return None
+    if data.tournament.ruleset.is_team:
+        return {}
     players = entry_players(data)
     by_player = ratings.tournament_ratings(data.tournament.pk, set(players.values()))
     return {

@@ -95,8 +95,7 @@ def page_context(data: PublicData, *, club_columns: bool = True) -> dict[str, An
     }
     if club_columns:
         context["prizes"] = standing_prizes(tournament, data.standings.places)
-        # A team is no club player: a partnership tournament shows no club rating.
-        if not tournament.ruleset.is_team:
+        if not tournament.ruleset.is_team:  # a team is no club player: no rating column
             context["ratings"] = entry_ratings(data)
     if data.stages:
         views = data.stage_views()

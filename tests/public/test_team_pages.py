@@ -80,3 +80,21 @@ def test_team_statistics_count_deals_won_and_no_board_figures(client):
     rows = {row["name"]: row for row in data["standings"]}
     assert rows["Team 1"]["hands_won"] == 1 and rows["Team 4"]["hands_won"] == 1
     assert rows["Team 1"]["average_knock_deadwood"] is None
+
+
+def test_a_team_has_no_club_rating_though_its_players_have_one(client):
+    # The club rates players in head-to-head matches; a team's row is not its first
+    # player's: standings.json gives it no rating, and the page no rating column.
+    from tests.factories import make_bracket, make_director
+    from tests.public.test_standings import play_match, playable, quick_match
+    from tournaments.models import Entry
+
+    tournament = team_bracket(teams=4)
+    first_players = [e.player for e in tournament.entries.select_related("player")]
+    solo = make_bracket(players=2, user=make_director())
+    Entry.objects.filter(tournament=solo, seed=1).update(player=first_players[0])
+    play_match(playable(solo)[0], "A", quick_match)  # the first team's first player is rated
+    rows = json.loads(client.get(f"/t/{tournament.slug}/standings.json").content)["standings"]
+    assert rows and all(row["rating"] is None and row["rating_change"] is None for row in rows)
+    page = client.get(reverse("public:tournament", kwargs={"slug": tournament.slug}))
+    assert "Club rating" not in page.content.decode()
