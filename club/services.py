@@ -224,15 +224,3 @@ def set_side_pot_entrants(*, pot: SidePot, entries: Sequence[Entry], user: Any) 
                 after={"side_pot": pot.name},
                 user=user,
             )
-
-
-def add_side_pot_entry(*, pot: SidePot, entry: Entry, user: Any) -> None:
-    entries = [row.entry for row in pot.entrants.select_related("entry__player")]
-    set_side_pot_entrants(pot=pot, entries=[*entries, entry], user=user)
-
-
-def remove_side_pot_entry(*, pot: SidePot, entry: Entry, user: Any) -> None:
-    entries = [
-        row.entry for row in pot.entrants.select_related("entry") if row.entry_id != entry.pk
-    ]
-    set_side_pot_entrants(pot=pot, entries=entries, user=user)

@@ -134,8 +134,8 @@ def test_who_is_in_a_pot_and_what_is_refused():
     pot = _pot(tournament, director)
 
     services.set_side_pot_entrants(pot=pot, entries=[ann, ben], user=director)
-    services.add_side_pot_entry(pot=pot, entry=cat, user=director)
-    services.remove_side_pot_entry(pot=pot, entry=ben, user=director)
+    services.set_side_pot_entrants(pot=pot, entries=[ann, ben, cat], user=director)
+    services.set_side_pot_entrants(pot=pot, entries=[ann, cat], user=director)
     assert set(pot.entrants.values_list("entry_id", flat=True)) == {ann.pk, cat.pk}
 
     for entries in ([ben, gone], [ben, other]):  # refused whole: Ben is not added either
@@ -143,7 +143,7 @@ def test_who_is_in_a_pot_and_what_is_refused():
             services.set_side_pot_entrants(pot=pot, entries=entries, user=director)
         assert set(pot.entrants.values_list("entry_id", flat=True)) == {ann.pk, cat.pk}
     with pytest.raises(ValidationError, match="not in this tournament"):
-        services.add_side_pot_entry(pot=pot, entry=other, user=director)
+        services.set_side_pot_entrants(pot=pot, entries=[ann, cat, other], user=director)
 
     with pytest.raises(ValidationError, match="take them out first"):
         services.delete_side_pot(pot=pot, user=director)
