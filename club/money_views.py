@@ -69,6 +69,11 @@ class SidePotForm(PayoutForm):
     )
     field_order = ["name", "buy_in", "payout", "rounding"]
 
+    @staticmethod
+    def auto_id(pot: SidePot | None) -> str:
+        """Field ids unique on a page of several pots: the new pot's form, or ``pot``'s."""
+        return "new-pot-%s" if pot is None else f"pot{pot.pk}-%s"
+
     @classmethod
     def of(cls, pot: SidePot) -> SidePotForm:
         """The form to change ``pot``, filled in (ids unique on a page of several pots)."""
@@ -78,7 +83,7 @@ class SidePotForm(PayoutForm):
             "payout": ", ".join(str(p) for p in pot.payout),
             "rounding": pot.rounding,
         }
-        return cls(initial=initial, auto_id=f"pot{pot.pk}-%s")
+        return cls(initial=initial, auto_id=cls.auto_id(pot))
 
 
 class EntrantsForm(forms.Form):
@@ -163,7 +168,8 @@ def page_context(
         "methods": Payment.Method.choices,
         "summary": summary,
         "side_pots": panels,
-        "new_pot_form": new_pot_form or SidePotForm(auto_id="new-pot-%s", initial={"rounding": 1}),
+        "new_pot_form": new_pot_form
+        or SidePotForm(auto_id=SidePotForm.auto_id(None), initial={"rounding": 1}),
     }
 
 

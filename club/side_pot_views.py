@@ -20,8 +20,7 @@ from .money_views import EntrantsForm, SidePotForm, page_context
 
 
 def _save(request: HttpRequest, tournament: Tournament, pot: SidePot | None) -> HttpResponse:
-    prefix = "new-pot-%s" if pot is None else f"pot{pot.pk}-%s"
-    form = SidePotForm(request.POST, auto_id=prefix)
+    form = SidePotForm(request.POST, auto_id=SidePotForm.auto_id(pot))
     if form.is_valid():
         data = form.cleaned_data
         try:
