@@ -62,6 +62,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         _("Club rating"),
         _("Rating change"),
     ]
+    staged = bool(data.stages)
+    if staged:  # after the progress: the last stage each player played
+        header.insert(3, _("Stage reached"))
     rows = []
     for row in data.standings.rows:
         s = row.stats
@@ -71,6 +74,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
                 row.place_label,
                 s.name,
                 row.progress,
+                *([row.stage_reached] if staged else []),
                 s.matches_won,
                 s.matches_played,
                 s.games_won,

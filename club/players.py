@@ -13,10 +13,11 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from public.stages import overall
 from public.standings import compute
 from scoring.engine import Side
 from scoring.services import load_inputs, score_matches
-from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.models import Entry, Match, Player, Stage, Tournament
 
 from . import ratings
 from .chart import Chart, rating_chart
@@ -38,6 +39,9 @@ class Played:
     matches_won: int
     matches_played: int
     rating_change: int | None
+    out_in: str = ""
+    """A staged tournament's earlier stage the player went out in ("" when the player
+    reached its last stage, or it had one bracket)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,21 +186,11 @@ def load(
             if sheet is not None:
                 add_sheet(stats, sheet, Side(mine))
 
-    played = []
-    for entry in entries:
-        standings = compute(entry.tournament, by_tournament.get(entry.tournament_id, []), {})
-        row = next((r for r in standings.rows if r.stats.entry_id == entry.pk), None)
-        played.append(
-            Played(
-                entry.tournament,
-                row.place if row else None,
-                row.place_label if row else "",
-                row.progress if row else "",
-                row.stats.matches_won if row else 0,
-                row.stats.matches_played if row else 0,
-                tournament_change.get(entry.tournament_id),
-            )
-        )
+    staged = _stages(every)
+    played = [
+        _played(entry, by_tournament, staged, tournament_change.get(entry.tournament_id))
+        for entry in entries
+    ]
     points = [(START_MU, 2 * START_SIGMA)] + [(r.mu_after, 2 * r.sigma_after) for r in history]
     last = history[-1] if history else None
     return PlayerPage(
@@ -221,6 +215,52 @@ def load(
             for r in history
         ],
         chart=rating_chart(points),
+    )
+
+
+def _stages(matches: list[Match]) -> dict[int, list[Stage]]:
+    """The stages of the tournaments played in stages, by tournament id (one query; none
+    when no match belongs to a stage)."""
+    if not any(m.stage_id for m in matches):
+        return {}
+    ids = {m.tournament_id for m in matches if m.stage_id}
+    found: dict[int, list[Stage]] = defaultdict(list)
+    for stage in Stage.objects.filter(tournament_id__in=ids).order_by("tournament_id", "number"):
+        found[stage.tournament_id].append(stage)
+    return found
+
+
+def _played(
+    entry: Entry,
+    by_tournament: dict[int, list[Match]],
+    staged: dict[int, list[Stage]],
+    change: int | None,
+) -> Played:
+    """Where ``entry`` finished (or stands) in its tournament: the same place and
+    progress as the tournament's standings (a staged event's ranks every entrant)."""
+    tournament = entry.tournament
+    matches = by_tournament.get(entry.tournament_id, [])
+    stages = staged.get(entry.tournament_id, [])
+    if stages:
+        standings = overall(tournament, stages, matches, {})
+    else:
+        standings = compute(tournament, matches, {})
+    row = next((r for r in standings.rows if r.stats.entry_id == entry.pk), None)
+    progress = row.progress if row else ""
+    if tournament.status == Tournament.Status.FINISHED and (row is None or row.place is None):
+        progress = ""  # never "Still in" once the tournament is over
+    out_in = ""
+    if row is not None and stages and row.stage_reached != stages[-1].name:
+        out_in = row.stage_reached
+    return Played(
+        tournament,
+        row.place if row else None,
+        row.place_label if row else "",
+        progress,
+        row.stats.matches_won if row else 0,
+        row.stats.matches_played if row else 0,
+        change,
+        out_in,
     )
 
 

@@ -12,18 +12,20 @@ are :mod:`tournaments.tiebreaks`', the placings :mod:`public.standings`').
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.engine import MatchSheet
 from tournaments.models import Match, Stage, Tournament
-from tournaments.stages import current_stage, stage_standings
+from tournaments.stages import current_round, current_stage, stage_standings
 
-from .standings import Standing, Standings, elimination_rows, place_label, round_robin_rows
-from .stats import player_stats
+from .standings import Standing, Standings, elimination_rows, place_label
+from .stats import PlayerStats, player_stats
 
 QUALIFYING = ("swiss", "round_robin")
 """Stages shown as standings by tiebreaks and pairings (knockouts are drawn as brackets)."""
@@ -118,21 +120,196 @@ def overall(
     matches: Sequence[Match],
     sheets: dict[int, MatchSheet],
 ) -> Standings:
-    """The page's standings of a staged tournament: its current stage's."""
-    stage = current_stage(stages)
-    mine = [m for m in matches if stage is not None and m.stage_id == stage.pk]
-    stats = player_stats(mine, sheets)
-    if stage is not None and stage.is_knockout:
-        rows, complete = elimination_rows(
-            mine, stats, double=stage.kind == Stage.Kind.DOUBLE_ELIMINATION
-        )
-        complete = complete and stage.number == len(stages)
-    else:
-        rows, complete = round_robin_rows(mine, stats)
-        complete = False
+    """The final standings of a staged tournament: every entrant, best first.
+
+    The last stage played's places come first (its knockout placings, or its standings
+    by its tiebreaks), then the players out in each earlier stage, stage by stage
+    backwards, by their place there (pools: by pool place, then across pools by the
+    stage's tiebreaks); players level there share a place here ("9–10"). While a stage
+    is being played, its players have no final place yet (their progress says how far
+    they are); the players out before it have theirs as soon as the cut is made. Each
+    row's numbers are the whole event's; ``stage_reached`` names the player's last
+    stage."""
+    stats = player_stats(matches, sheets)
+    by_stage: dict[int, list[Match]] = {}
+    for match in matches:
+        if match.stage_id is not None:
+            by_stage.setdefault(match.stage_id, []).append(match)
+    played = [s for s in stages if s.status != Stage.Status.PENDING and s.pk in by_stage]
+    reached: dict[int, Stage] = {}
+    for stage in played:
+        members = [*stage.entrants, *_sides(by_stage[stage.pk])]
+        for entry_id in members:
+            if int(entry_id) in stats:
+                reached[int(entry_id)] = stage
+    rows: list[Standing] = []
+    complete = False
+    for stage in reversed(played):
+        mine = by_stage[stage.pk]
+        members = {entry_id: stats[entry_id] for entry_id, s in reached.items() if s is stage}
+        if stage is played[-1]:
+            found, complete = _last_stage_rows(stage, mine, members, len(rows), stages)
+        else:
+            found = _out_rows(stage, mine, members, len(rows))
+        rows += [replace(row, stage_reached=stage.name) for row in found]
     champion = rows[0].stats if complete and rows and rows[0].place == 1 else None
-    kind = stage.kind if stage is not None else tournament.bracket_kind
+    if champion is not None and len(rows) > 1 and rows[1].place == 1:
+        champion = None
+    current = current_stage(stages)
+    kind = current.kind if current is not None else tournament.bracket_kind
     return Standings(kind, tuple(rows), sheets, complete, champion)
+
+
+def _sides(matches: Sequence[Match]) -> list[int]:
+    return [pk for m in matches for pk in (m.side_a_id, m.side_b_id) if pk is not None]
+
+
+def _last_stage_rows(
+    stage: Stage,
+    mine: Sequence[Match],
+    members: dict[int, PlayerStats],
+    offset: int,
+    stages: Sequence[Stage],
+) -> tuple[list[Standing], bool]:
+    """The rows of the players of the last stage played; whether the event is decided."""
+    last = stage.number == max(s.number for s in stages)
+    if stage.is_knockout:
+        rows, decided = elimination_rows(
+            mine, members, double=stage.kind == Stage.Kind.DOUBLE_ELIMINATION
+        )
+        return rows, decided and last
+    groups = _ranked(stage, mine, members)
+    if stage.status == Stage.Status.CLOSED or (last and _played_out(stage, mine)):
+        return _placed(groups, members, offset, lambda _entry, _label, _pool: ""), last
+    progress = _in_play(stage, mine, members)
+    rows = [
+        Standing(None, "", progress[entry_id], members[entry_id])
+        for group in groups
+        for entry_id, _label, _pool in group
+    ]
+    return rows, False
+
+
+def _out_rows(
+    stage: Stage, mine: Sequence[Match], members: dict[int, PlayerStats], offset: int
+) -> list[Standing]:
+    """The players whose last stage this was, though a later one is played: their places
+    follow everybody who got further."""
+    if stage.is_knockout:
+        placed, _decided = elimination_rows(
+            mine, members, double=stage.kind == Stage.Kind.DOUBLE_ELIMINATION
+        )
+        groups = _groups(
+            [(row.stats.entry_id, row.place_label, None) for row in placed],
+            [row.place or 0 for row in placed],
+        )
+        progress = {row.stats.entry_id: row.progress for row in placed}
+        return _placed(groups, members, offset, lambda entry, _label, _pool: progress[entry])
+
+    def out_text(_entry: int, label: str, pool: int | None) -> str:
+        params = {"stage": stage.name, "place": label, "pool": pool}
+        if pool is not None:
+            return _("Out in %(stage)s: place %(place)s in pool %(pool)d") % params
+        return _("Out in %(stage)s: place %(place)s") % params
+
+    return _placed(_ranked(stage, mine, members), members, offset, out_text)
+
+
+Group = list[tuple[int, str, int | None]]
+"""Players level in a stage: (entry id, their place there, their pool or None)."""
+
+
+def _ranked(stage: Stage, mine: Sequence[Match], members: dict[int, PlayerStats]) -> list[Group]:
+    """``members`` in the order of the stage's standings, in groups of players level on
+    every tiebreak (pools: by pool place, then across pools by the tiebreaks' values)."""
+    tables = stage_standings(stage, mine)
+    pooled = len(tables) > 1
+    found: list[tuple[tuple[Any, ...], tuple[int, str, int | None]]] = []
+    for number, table in enumerate(tables, start=1):
+        sharing = Counter(row.place for row in table)
+        for row in table:
+            if row.player not in members:
+                continue
+            last = row.place + sharing[row.place] - 1
+            values = tuple(-(value or 0) for _name, value in row.values)
+            key = (row.place, *values) if pooled else (row.place,)
+            found.append(
+                (key, (row.player, place_label(row.place, last), number if pooled else None))
+            )
+    found.sort(key=lambda item: item[0])
+    seen = {entry_id for _key, (entry_id, _label, _pool) in found}
+    missing = [entry_id for entry_id in members if entry_id not in seen]
+    groups = _groups([item for _key, item in found], [key for key, _item in found])
+    return groups + ([[(entry_id, "", None) for entry_id in missing]] if missing else [])
+
+
+def _groups(items: list[tuple[int, str, int | None]], keys: Sequence[Any]) -> list[Group]:
+    groups: list[Group] = []
+    for index, item in enumerate(items):
+        if index and keys[index] == keys[index - 1]:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _placed(
+    groups: list[Group],
+    members: dict[int, PlayerStats],
+    offset: int,
+    progress: Callable[[int, str, int | None], str],
+) -> list[Standing]:
+    rows = []
+    first = offset + 1
+    for group in groups:
+        label = place_label(first, first + len(group) - 1)
+        for entry_id, stage_label, pool in group:
+            text = progress(entry_id, stage_label, pool)
+            rows.append(Standing(first, label, text, members[entry_id]))
+        first += len(group)
+    return rows
+
+
+def _played_out(stage: Stage, mine: Sequence[Match]) -> bool:
+    if any(m.status != Match.Status.COMPLETE for m in mine):
+        return False
+    return stage.kind != Stage.Kind.SWISS or current_round(mine) >= (stage.rounds or 0)
+
+
+def _in_play(
+    stage: Stage, mine: Sequence[Match], members: dict[int, PlayerStats]
+) -> dict[int, str]:
+    """How far each player still in the running is in a Swiss or pools stage: rounds
+    played of the Swiss's rounds (a bye is a round played), or a pool's matches."""
+    swiss = stage.kind == Stage.Kind.SWISS
+    done: Counter[int] = Counter()
+    total: Counter[int] = Counter()
+    for match in mine:
+        if not swiss and (match.is_bye or not match.has_both_sides):
+            continue
+        for entry_id in (match.side_a_id, match.side_b_id):
+            if entry_id is not None:
+                total[entry_id] += 1
+                done[entry_id] += match.status == Match.Status.COMPLETE
+    rounds = stage.rounds or current_round(mine)
+    found = {}
+    for entry_id, player in members.items():
+        if swiss:
+            text = ngettext(
+                "%(played)d of %(total)d round played",
+                "%(played)d of %(total)d rounds played",
+                rounds,
+            ) % {"played": done[entry_id], "total": rounds}
+        else:
+            text = ngettext(
+                "%(played)d of %(total)d match played",
+                "%(played)d of %(total)d matches played",
+                total[entry_id],
+            ) % {"played": done[entry_id], "total": total[entry_id]}
+        if player.withdrawn:
+            text = _("%(progress)s (withdrew)") % {"progress": text}
+        found[entry_id] = text
+    return found
 
 
 def stage_views(

@@ -55,13 +55,15 @@ class Standing:
     ``place`` is the best place of the player's group (3 for "3–4"), None while the
     player is still in the running; ``place_label`` is what people read ("3–4", "2").
     ``progress`` says in words where the player stands (champion, out in the
-    semifinals, playing at table 4 …).
+    semifinals, playing at table 4 …). ``stage_reached``: in a tournament played in
+    stages, the name of the last stage the player played in ("" for one bracket).
     """
 
     place: int | None
     place_label: str
     progress: str
     stats: PlayerStats
+    stage_reached: str = ""
 
     def as_json(self) -> dict[str, Any]:
         s = self.stats
@@ -71,6 +73,7 @@ class Standing:
             "name": s.name,
             "seed": s.seed,
             "progress": self.progress,
+            "stage_reached": self.stage_reached or None,
             "matches_won": s.matches_won,
             "matches_played": s.matches_played,
             "games_won": s.games_won,

@@ -233,6 +233,8 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
             {"place": int or null (null: still in the running),
              "place_label": "1", "3–4" …, "name", "seed": int or null,
              "progress": text ("Champion", "Out in: Semifinals", "Playing: …"),
+             "stage_reached": the name of the last stage the player played in a
+                              tournament played in stages (null for one bracket),
              "matches_won", "matches_played", "games_won", "games_lost",
              "points_for", "points_against", "hands_won", "gins", "undercuts",
              "shutouts", "average_knock_deadwood": float (1 decimal) or null}
@@ -247,6 +249,10 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
                           "winner": "a" | "b" | null (unplayed)}, …], …]}
           ]
         }
+
+    A tournament played in stages ranks every entrant: the last stage's places first,
+    then those out in earlier stages by their place there (null while the player is
+    still in a stage being played).
 
     A team tournament's rows are teams: "name" is the team's, and each row adds
     "members" (its players' names in seat order); "tournament" adds "team_size".

@@ -25,6 +25,7 @@ JSON_ROW_KEYS = {
     "name",
     "seed",
     "progress",
+    "stage_reached",  # issue 28: a staged event's stage name, null for one bracket
     "matches_won",
     "matches_played",
     "games_won",
@@ -205,6 +206,7 @@ def test_json_shape(client, played_eight):
     assert all(set(row) == JSON_ROW_KEYS for row in rows)
     assert [row["place"] for row in rows] == [1, 2, 3, 4, 5, 5, 5, 5]
     assert [row["place_label"] for row in rows[4:]] == ["5–8"] * 4
+    assert all(row["stage_reached"] is None for row in rows)  # one bracket, no stages
     champion = rows[0]
     assert champion["seed"] == 1 and champion["progress"] == "Champion"
     assert (champion["matches_won"], champion["matches_played"]) == (3, 3)
