@@ -206,11 +206,15 @@ def _out_rows(
         progress = {row.stats.entry_id: row.progress for row in placed}
         return _placed(groups, members, offset, lambda entry, _label, _pool: progress[entry])
 
-    def out_text(_entry: int, label: str, pool: int | None) -> str:
+    def out_text(entry: int, label: str, pool: int | None) -> str:
         params = {"stage": stage.name, "place": label, "pool": pool}
         if pool is not None:
-            return _("Out in %(stage)s: place %(place)s in pool %(pool)d") % params
-        return _("Out in %(stage)s: place %(place)s") % params
+            text = _("Out in %(stage)s: place %(place)s in pool %(pool)d") % params
+        else:
+            text = _("Out in %(stage)s: place %(place)s") % params
+        if members[entry].withdrawn:
+            text = _("%(progress)s (withdrew)") % {"progress": text}
+        return text
 
     return _placed(_ranked(stage, mine, members), members, offset, out_text)
 

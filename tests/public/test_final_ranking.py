@@ -312,3 +312,98 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
             level = values[upper["name"]] == values[lower["name"]]
             assert (upper["place"] == lower["place"]) == level
     assert all(r["place"] is not None for r in rows)
+
+
+def test_a_drop_a_late_entry_and_a_lucky_loser_each_keep_a_row_and_a_place(client, director):
+    from tests.factories import make_entries
+    from tournaments import services
+
+    tournament, swiss, knockout = swiss_into_top_four(director)
+    play_open(tournament, swiss, upset_every=3)
+    dropped = tournament.entries.get(seed=12)
+    services.withdraw(entry=dropped, user=director)
+    late = make_entries(tournament=tournament, count=1)[0]
+    stages.pair_next_round(stage=swiss, user=director)
+    play_open(tournament, swiss, upset_every=3)
+    stages.pair_next_round(stage=swiss, user=director)
+    play_open(tournament, swiss, upset_every=3)
+    stages.close_stage(stage=swiss, user=director)
+    knockout.refresh_from_db()
+    match = Match.objects.filter(stage=knockout, round=1).order_by("position").first()
+    no_show = match.side_b_id
+    lucky = tournament.entries.exclude(pk__in=knockout.entrants).exclude(withdrawn=True).first()
+    stages.lucky_loser(match=match, side="B", entry=lucky, user=director)
+    play_open(tournament, knockout)
+
+    rows = get_json(client, tournament)["standings"]
+    by_name = {r["name"]: r for r in rows}
+    entries = {e.pk: e.player.name for e in tournament.entries.select_related("player")}
+    assert set(by_name) == set(entries.values()) and len(rows) == 13
+    assert all(isinstance(r["place"], int) for r in rows)
+    assert by_name[entries[lucky.pk]]["stage_reached"] == "Knockout"
+    assert by_name[entries[lucky.pk]]["place"] <= 4
+    assert by_name[entries[no_show]]["stage_reached"] == "Qualifying"
+    assert by_name[entries[no_show]]["place"] >= 5
+    assert by_name[entries[late.pk]]["stage_reached"] == "Qualifying"
+    assert "(withdrew)" in by_name[entries[dropped.pk]]["progress"]
+
+
+def test_season_points_count_the_non_qualifiers_places(director):
+    from club.models import Season
+    from club.season_data import season_table
+
+    tournament, swiss, knockout = swiss_into_top_four(director)
+    play_swiss(tournament, swiss, director)
+    stages.close_stage(stage=swiss, user=director)
+    play_open(tournament, knockout)
+    season = club_services.save_season(
+        season=Season(
+            name="Autumn",
+            owner=director,
+            placing_points=list(range(12, 0, -1)),  # 12 for 1st … 1 for 12th
+        ),
+        tournaments=[tournament],
+        user=director,
+    )
+    found = season_table(season)
+    assert len(found.rows) == 12
+    places = dict(tournament.entries.values_list("player_id", "player__name"))
+    assert {row.name for row in found.rows} == set(places.values())
+    assert all(row.points > 0 for row in found.rows), [(r.name, r.points) for r in found.rows]
+
+
+def test_the_club_player_page_reads_staged_events_in_a_fixed_number_of_queries(client, director):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_player(name=f"Regular {n:02d}") for n in range(1, 13)]
+
+    def club_night() -> None:
+        tournament = make_tournament(status="registration", tables=6)
+        for seed, player in enumerate(players, start=1):
+            Entry.objects.create(tournament=tournament, player=player, seed=seed)
+        swiss = stages.add_stage(
+            tournament=tournament,
+            user=director,
+            kind="swiss",
+            rounds=2,
+            advance=4,
+            rules=ONE_GAME_TO_100,
+        )
+        stages.add_stage(
+            tournament=tournament, user=director, kind="single_elimination", rules=ONE_GAME_TO_100
+        )
+        stages.start(tournament=tournament, user=director)
+        play_swiss(tournament, swiss, director)
+        stages.close_stage(stage=swiss, user=director)
+
+    counts = []
+    for _night in range(3):
+        club_night()
+        url = reverse("club:player", args=[players[-1].pk])
+        client.get(url)  # the first read after new results rebuilds the rating
+        with CaptureQueriesContext(connection) as seen:
+            html = client.get(url).content.decode()
+        counts.append(len(seen))
+        assert "Still in" not in html
+    assert counts[0] == counts[1] == counts[2], counts
