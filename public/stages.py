@@ -181,7 +181,7 @@ def _last_stage_rows(
     groups = _ranked(stage, mine, members)
     if stage.status == Stage.Status.CLOSED or (last and _played_out(stage, mine)):
         return _placed(groups, members, offset, lambda _entry, _label, _pool: ""), last
-    progress = _in_play(stage, mine, members)
+    progress = _in_play(stage, mine, groups, members)
     rows = [
         Standing(None, "", progress[entry_id], members[entry_id])
         for group in groups
@@ -281,10 +281,11 @@ def _played_out(stage: Stage, mine: Sequence[Match]) -> bool:
 
 
 def _in_play(
-    stage: Stage, mine: Sequence[Match], members: dict[int, PlayerStats]
+    stage: Stage, mine: Sequence[Match], groups: list[Group], members: dict[int, PlayerStats]
 ) -> dict[int, str]:
-    """How far each player still in the running is in a Swiss or pools stage: rounds
-    played of the Swiss's rounds (a bye is a round played), or a pool's matches."""
+    """How far each player still in the running is in a Swiss or pools stage: the place
+    there so far, once they have played, and the rounds played of the Swiss's rounds (a
+    bye is a round played), or the matches of their pool."""
     swiss = stage.kind == Stage.Kind.SWISS
     done: Counter[int] = Counter()
     total: Counter[int] = Counter()
@@ -297,22 +298,32 @@ def _in_play(
                 done[entry_id] += match.status == Match.Status.COMPLETE
     rounds = stage.rounds or current_round(mine)
     found = {}
-    for entry_id, player in members.items():
-        if swiss:
-            text = ngettext(
-                "%(played)d of %(total)d round played",
-                "%(played)d of %(total)d rounds played",
-                rounds,
-            ) % {"played": done[entry_id], "total": rounds}
-        else:
-            text = ngettext(
-                "%(played)d of %(total)d match played",
-                "%(played)d of %(total)d matches played",
-                total[entry_id],
-            ) % {"played": done[entry_id], "total": total[entry_id]}
-        if player.withdrawn:
-            text = _("%(progress)s (withdrew)") % {"progress": text}
-        found[entry_id] = text
+    for group in groups:
+        for entry_id, label, pool in group:
+            count = rounds if swiss else total[entry_id]
+            params = {"played": done[entry_id], "total": count, "place": label, "pool": pool}
+            if swiss:
+                text = ngettext(
+                    "%(played)d of %(total)d round played",
+                    "%(played)d of %(total)d rounds played",
+                    count,
+                )
+            else:
+                text = ngettext(
+                    "%(played)d of %(total)d match played",
+                    "%(played)d of %(total)d matches played",
+                    count,
+                )
+            text = text % params
+            if label and done[entry_id]:
+                if pool is not None:
+                    so_far = _("Place %(place)s in pool %(pool)d so far") % params
+                else:
+                    so_far = _("Place %(place)s so far") % params
+                text = f"{so_far} · {text}"
+            if members[entry_id].withdrawn:
+                text = _("%(progress)s (withdrew)") % {"progress": text}
+            found[entry_id] = text
     return found
 
 

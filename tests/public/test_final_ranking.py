@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from club import services as club_services
 from tests.factories import make_player, make_tournament
-from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
+from tests.tournaments.test_stages import ONE_GAME_TO_100, play, play_open
 from tournaments import stages
 from tournaments.models import Entry, Match, Stage, Tournament
 
@@ -234,7 +234,10 @@ def test_while_stages_run_players_in_play_have_no_place_and_those_out_do(client,
     rows = get_json(client, tournament)["standings"]
     assert len(rows) == 12
     assert all(r["place"] is None and r["stage_reached"] == "Qualifying" for r in rows)
-    assert all(r["progress"] == "1 of 3 rounds played" for r in rows), rows
+    # In the Swiss order, each with the place so far and the rounds played of three.
+    for row in rows:
+        assert row["progress"].endswith(" · 1 of 3 rounds played"), row
+    assert rows[0]["progress"].startswith("Place 1")
     display = client.get(reverse("public:display", args=[tournament.slug])).content.decode()
     assert "1 of 1 match played" not in display
     assert "1 of 3 rounds played" in display
@@ -244,7 +247,7 @@ def test_while_stages_run_players_in_play_have_no_place_and_those_out_do(client,
     play_open(tournament, swiss, upset_every=3)
     rows = get_json(client, tournament)["standings"]
     assert all(r["place"] is None for r in rows)  # the cut is not made yet
-    assert all(r["progress"] == "3 of 3 rounds played" for r in rows)
+    assert all(r["progress"].endswith(" · 3 of 3 rounds played") for r in rows)
 
     stages.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
@@ -282,6 +285,15 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
         third_place=True,
     )
     stages.start(tournament=tournament, user=director)
+    rows = get_json(client, tournament)["standings"]
+    assert [r["progress"] for r in rows] == ["0 of 3 matches played"] * 16
+    first = Match.objects.filter(stage=pools, status="ready").order_by("pk").first()
+    play(first, "A")
+    rows = get_json(client, tournament)["standings"]
+    winner = next(r for r in rows if r["name"] == first.side_a.player.name)
+    assert winner["place"] is None
+    assert winner["progress"].startswith("Place 1 in pool ")
+    assert winner["progress"].endswith(" so far · 1 of 3 matches played")
     play_open(tournament, pools, upset_every=4)
     stages.close_stage(stage=pools, user=director)
     knockout.refresh_from_db()
@@ -407,3 +419,37 @@ def test_the_club_player_page_reads_staged_events_in_a_fixed_number_of_queries(c
         counts.append(len(seen))
         assert "Still in" not in html
     assert counts[0] == counts[1] == counts[2], counts
+
+
+def test_a_swiss_into_a_double_elimination_ranks_all_ten(client, director):
+    tournament = make_named_event(NAMES[:10])
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        name="Qualifying",
+        rounds=2,
+        advance=6,
+        rules=ONE_GAME_TO_100,
+    )
+    knockout = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="double_elimination",
+        name="Double",
+        rules=ONE_GAME_TO_100,
+    )
+    stages.start(tournament=tournament, user=director)
+    play_swiss(tournament, swiss, director)
+    stages.close_stage(stage=swiss, user=director)
+    play_open(tournament, knockout)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+    payload = get_json(client, tournament)
+    rows = payload["standings"]
+    assert payload["tournament"]["complete"] is True and len(rows) == 10
+    assert [r["place"] for r in rows] == sorted(r["place"] for r in rows)
+    assert rows[0]["place"] == 1 and rows[1]["place"] == 2
+    assert [r["stage_reached"] for r in rows] == ["Double"] * 6 + ["Qualifying"] * 4
+    assert min(r["place"] for r in rows[6:]) == 7

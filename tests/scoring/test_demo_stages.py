@@ -27,5 +27,13 @@ def test_seed_demo_loads_a_swiss_stage_cut_into_a_knockout(client):
     assert swiss.rules_locked_at is not None and knockout.rules_locked_at is not None
     payload = client.get(f"/t/{staged.slug}/standings.json").json()
     assert [s["kind"] for s in payload["stages"]] == ["swiss", "single_elimination"]
+    # Every entrant is ranked (issue 28): the two quarterfinal losers share 5–8 already,
+    # the eight who missed the cut take 9–16 in the Swiss order.
+    rows = payload["standings"]
+    assert len(rows) == 16
+    out = [r for r in rows if r["stage_reached"] == "Qualifying"]
+    assert len(out) == 8 and all(r["place"] is not None and r["place"] >= 9 for r in out)
+    assert out == rows[8:] and "Out in Qualifying" in out[-1]["progress"]
+    assert [r["place_label"] for r in rows if r["progress"].startswith("Out in:")] == ["5–8"] * 2
     assert client.get(f"/t/{staged.slug}/").status_code == 200
     assert client.get(f"/t/{staged.slug}/display/").status_code == 200
