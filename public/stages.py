@@ -3,11 +3,13 @@
 Each stage is shown with its standings (ranked by the stage's tiebreaks, each value
 printed; a knockout's placings as the one-bracket page gives them) and its rounds of
 pairings. A tournament of one bracket is one stage: its own format, no tiebreaks, the
-standings of the page. Like :mod:`public.standings`, everything here works on matches
-and stages already loaded and makes no queries.
+standings of the page. :func:`overall` gives a staged tournament's standings, every
+entrant ranked: the last stage's places, then those out in earlier stages by their
+place there. Like :mod:`public.standings`, everything here works on matches and stages
+already loaded and makes no queries.
 
-What this module does not do: load anything or rank players by itself (the tiebreaks
-are :mod:`tournaments.tiebreaks`', the placings :mod:`public.standings`').
+What this module does not do: load anything, or rank players within a stage by itself
+(the tiebreaks are :mod:`tournaments.tiebreaks`', the placings :mod:`public.standings`').
 """
 
 from __future__ import annotations
