@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from club.pool import standing_prizes
 from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
-from public.data import format_line, load
+from public.data import PublicData, load
 from public.standings import Standing, round_title
 from scoring.engine import MatchSheet, ScoringError, deals_of, score_team_match
 from scoring.services import first_dealer, load_inputs, score_matches
@@ -341,11 +341,12 @@ def team_document(
 # -- bracket and standings -------------------------------------------------------------------
 
 
-def _subtitle(tournament: Tournament, *extra: str) -> str:
+def _subtitle(data: PublicData, *extra: str) -> str:
+    tournament = data.tournament
     parts = [
         formats.date_format(tournament.date, "DATE_FORMAT"),
         isolate(tournament.venue),
-        format_line(tournament),
+        data.format_line,
         *extra,
     ]
     return " · ".join(part for part in parts if part)
@@ -420,7 +421,7 @@ def bracket_document(tournament: Tournament) -> tuple[BracketSheet, Labels] | No
         sheet = BracketSheet(
             tournament=tournament.name,
             sections=sections,
-            subtitle=_subtitle(tournament, extra),
+            subtitle=_subtitle(data, extra),
             page_size=tournament.page_size,
         )
         return sheet, labels()
@@ -489,7 +490,7 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
             title=_("Standings"),
             columns=tuple(heading for heading, _value in columns),
             rows=rows,
-            subtitle=_subtitle(tournament, extra),
+            subtitle=_subtitle(data, extra),
             notes=tuple(notes),
             page_size=tournament.page_size,
         )

@@ -18,7 +18,7 @@ from scoring.engine import MatchSheet
 from scoring.services import load_inputs, score_matches
 from tournaments.models import Entry, Match, Stage, Tournament
 
-from .stages import StageView, overall, stage_views
+from .stages import StageView, overall, stage_views, stages_line
 from .standings import Standings, compute
 
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
@@ -41,6 +41,13 @@ class PublicData:
     @property
     def sheets(self) -> dict[int, MatchSheet]:
         return self.standings.sheets
+
+    @property
+    def format_line(self) -> str:
+        """What the event's format is: its stages in order for a staged tournament
+        ("Qualifying (Swiss, 3 rounds, top 4 advance) → Knockout (Single elimination)"),
+        else its bracket's format."""
+        return stages_line(self.stages) if self.stages else format_line(self.tournament)
 
     @property
     def double(self) -> bool:

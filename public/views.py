@@ -47,7 +47,7 @@ from .live import (
     visitor_tag,
 )
 from .ratings import entry_ratings, with_club_ratings
-from .stages import QUALIFYING, StageView, stages_line
+from .stages import QUALIFYING, StageView
 from .stats import seed_key
 
 PAGE = "public/tournament.html"
@@ -131,7 +131,7 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
     current = current_stage(data.stages)
     if current is not None:  # the match length being played now
         parts["rules_line"] = rules_summary(current.ruleset_for_round(None))
-    parts["format_line"] = stages_line(data.stages) if data.stages else format_line(tournament)
+    parts["format_line"] = data.format_line
     return parts
 
 

@@ -155,6 +155,9 @@ def test_every_entrant_of_a_swiss_into_a_knockout_has_a_final_place_everywhere(c
     assert [line[3] for line in body] == [r["stage_reached"] for r in rows]
 
     printed = pdf_lines(client, tournament)
+    # The subtitle gives the event's stages, not a one-bracket format it never had.
+    assert any("Qualifying (Swiss, 3 rounds, top 4 advance) → Knockout" in line for line in printed)
+    assert not any("Single elimination ·" in line for line in printed)
     for row in rows:
         assert any(
             line.startswith(row["place_label"] + " ") and row["name"] in line for line in printed
