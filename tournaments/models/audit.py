@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.apps import apps
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -88,6 +91,15 @@ class AuditEntry(models.Model):
         return str(ACTION_LABELS.get(self.action, self.action))
 
     @property
+    def before_json(self) -> str:
+        """What was stored before, as JSON (the audit page's stored detail); "" if nothing."""
+        return _json(self.before)
+
+    @property
+    def after_json(self) -> str:
+        return _json(self.after)
+
+    @property
     def object_label(self) -> str:
         """The object's kind in the active language (its model's verbose name)."""
         for config in apps.get_app_configs():
@@ -103,3 +115,9 @@ class AuditEntry(models.Model):
         if self.via:
             parts.append(self.via)
         return " · ".join(parts)
+
+
+def _json(value: Any) -> str:
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)
