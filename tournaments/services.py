@@ -304,8 +304,11 @@ def decide_on_time(
         board.decided[current.key] = Pending(kind, winner_side, hands=hands, basis=basis or {})
         current.decided_on_time = True
         Match.objects.filter(pk=current.pk).update(decided_on_time=True)
-        action = "ruling" if ruling else "decided on time"
-        _settle_move(board, current, match, action, before, user=user, via=via)
+        action, said = "decided on time", {}
+        if ruling:  # the audit log says on what basis
+            action, said = "ruling", {"reason": str((basis or {}).get("reason", ""))}
+            before = {**before, "reason": ""}
+        _settle_move(board, current, match, action, before, user=user, via=via, said=said)
         match.decided_on_time = True
     return match
 
@@ -363,9 +366,10 @@ def _settle_move(
     *,
     user: Any,
     via: str,
+    said: dict[str, Any] | None = None,
 ) -> None:
     """After a match moved players on: tables, save (with the decisions ``user`` made),
-    audit, and the caller's copy updated."""
+    audit (with what ``said`` adds, a ruling's reason), and the caller's copy updated."""
     board.user, board.via = user, via
     _after_routing(board)
     audit.record(
@@ -373,7 +377,7 @@ def _settle_move(
         action=action,
         obj=current,
         before=before,
-        after=_match_state(current),
+        after={**_match_state(current), **(said or {})},
         user=user,
         via=via,
     )

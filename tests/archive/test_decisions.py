@@ -141,6 +141,7 @@ def test_a_level_match_is_ruled_by_the_director_and_verifies(director):
     assert decision.basis["game_points"] == [10, 10]
     row = tournament.audit_entries.get(action="ruling", object_id=str(level.pk))
     assert row.user == director and row.after["winner_side"] == "B"
+    assert row.after["reason"] == "a cut of the cards"  # the audit log says why
     assert verify(tournament.slug)[0] == 0
 
 

@@ -121,3 +121,5 @@ def test_the_director_rules_a_level_match_from_the_stages_page(client, director)
     assert decision.kind == "ruling" and decision.decided_by == director
     assert decision.basis["reason"] == "cut for high card"
     assert url not in response.content.decode()  # ruled: no longer offered
+    log = client.get(reverse("tournaments:audit-log", args=[tournament.slug])).content.decode()
+    assert "on what basis – → cut for high card" in log
