@@ -30,6 +30,13 @@ match names its stage by number (null: the one bracket of a tournament without s
 and an audit row's ``ref`` for a stage is its number. An archive without ``"stages"``
 (made before them) imports as one bracket.
 
+Decisions that are not hands (issue 28: on time, a director's ruling on a level match, a
+walkover, a lucky loser, a bye) are ``"decisions"`` (:mod:`archive.decision_rows`,
+:data:`archive.schema.DECISION_FIELDS`), written when the tournament has any: each names
+its match by key, its players by entry index and who decided by username, and carries
+its basis (the score at the call, a ruling's reason), so that ``verify_tournament``
+replays the match from its hands plus its decision on either side of a round trip.
+
 The export view is :mod:`archive.views`; checking that the stored bracket has that shape
 and its match summaries agree with the hands is :mod:`archive.verify`
 (``manage.py verify_tournament``).
@@ -40,6 +47,8 @@ from .reading import check_archive, parse
 from .restore import ImportReport, import_archive
 from .schema import (
     AUDIT_FIELDS,
+    DECISION_FIELDS,
+    DECISION_REFS,
     ENTRY_FIELDS,
     ENTRY_TEAM_FIELDS,
     FORMAT,
@@ -62,6 +71,8 @@ from .schema import (
 
 __all__ = [
     "AUDIT_FIELDS",
+    "DECISION_FIELDS",
+    "DECISION_REFS",
     "ENTRY_FIELDS",
     "ENTRY_TEAM_FIELDS",
     "FORMAT",

@@ -10,11 +10,12 @@ from typing import Any
 from django.db import models
 
 from scoring.models import Hand
-from tournaments.models import AuditEntry, Match, Player, Stage, Tournament
+from tournaments.models import AuditEntry, Decision, Match, Player, Stage, Tournament
 from tournaments.registry import PRIVATE_FIELDS
 
 from .schema import (
     AUDIT_FIELDS,
+    DECISION_FIELDS,
     ENTRY_FIELDS,
     FORMAT,
     HAND_FIELDS,
@@ -100,7 +101,23 @@ def export_tournament(
     }
     if stages:  # a tournament of one bracket keeps the document it always had
         document["stages"] = [_stage_row(stage, index_of, key_of) for stage in stages]
+    decisions = Decision.objects.filter(tournament=tournament).select_related("decided_by")
+    rows = [_decision_row(d, index_of, key_of) for d in decisions.order_by("at", "pk")]
+    if rows:  # and one without decisions (made before them) too
+        document["decisions"] = rows
     return document
+
+
+def _decision_row(
+    decision: Decision, index_of: dict[int, int], key_of: dict[int, str]
+) -> dict[str, Any]:
+    return {
+        "match": key_of[decision.match_id],
+        **_row(decision, DECISION_FIELDS),
+        "entry": index_of[decision.entry_id] if decision.entry_id else None,
+        "replaced": index_of[decision.replaced_id] if decision.replaced_id else None,
+        "by": _username(decision.decided_by),
+    }
 
 
 def _players_and_teams(entries: list[Any]) -> tuple[list[Player], dict[int, dict[str, Any]]]:

@@ -16,6 +16,7 @@ from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
+from .decision_rows import check_decisions
 from .records import _field_value, _json_value, _list, _Record, _show, _text
 from .schema import (
     AUDIT_FIELDS,
@@ -78,6 +79,7 @@ class Plan:
     stage_of: dict[str, int | None] = field(default_factory=dict)
     members: list[tuple[int, int, int]] = field(default_factory=list)
     """The teams' players: (entry index, player index, seat)."""
+    decisions: list[Any] = field(default_factory=list)  # archive.decision_rows.DecisionPlan
 
 
 def check_archive(data: Any, *, slug: str | None = None) -> Plan:
@@ -100,6 +102,7 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     hands = _check_hands(doc["hands"], by_key, sides, rules_for)
     hand_keys = {(key, hand.number) for hand, key, _user in hands}
     audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys, len(stages))
+    decisions = check_decisions(doc.data.get("decisions", []), by_key, len(entries))
 
     return Plan(
         tournament,
@@ -114,6 +117,7 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
         stages,
         stage_of,
         members,
+        decisions,
     )
 
 

@@ -15,6 +15,7 @@ from scoring.models import Hand
 from tournaments import audit
 from tournaments.models import (
     AuditEntry,
+    Decision,
     Entry,
     Match,
     Player,
@@ -46,6 +47,7 @@ def _users(plan: Plan) -> dict[str, Any]:
     names = {name for group in plan.usernames.values() for name in group}
     names |= {user for _hand, _key, user in plan.hands if user}
     names |= {user for _row, user, _ref in plan.audit if user}
+    names |= {row.by for row in plan.decisions if row.by}
     field_name = User.USERNAME_FIELD
     return {
         getattr(user, field_name): user
@@ -126,6 +128,7 @@ def _write(plan: Plan, owner: str | None) -> ImportReport:
             row.stage.save(update_fields=["time_called"])
     hand_of = _write_hands(plan, users, by_key, report)
     rows = _write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
+    _write_decisions(plan, users, entries, by_key, report)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 
@@ -269,6 +272,25 @@ def _write_audit(
         rows.append(row)
     AuditEntry.objects.bulk_create(rows, batch_size=500)
     return rows
+
+
+def _write_decisions(
+    plan: Plan,
+    users: dict[str, Any],
+    entries: list[Entry],
+    by_key: dict[str, Match],
+    report: ImportReport,
+) -> None:
+    """The decisions saved, pointing at the new matches, entries and users."""
+    for row in plan.decisions:
+        decision = row.decision
+        decision.tournament, decision.match = plan.tournament, by_key[row.match]
+        decision.entry = entries[row.entry] if row.entry is not None else None
+        decision.replaced = entries[row.replaced] if row.replaced is not None else None
+        decision.decided_by = users.get(row.by) if row.by else None
+        if row.by and row.by not in users:
+            report.unknown_users.add(row.by)
+    Decision.objects.bulk_create([row.decision for row in plan.decisions], batch_size=500)
 
 
 @contextlib.contextmanager

@@ -8,8 +8,11 @@ from typing import Any
 FORMAT = "ginclub-tournament"
 VERSION = 1
 TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
-OPTIONAL_TOP_KEYS = ("stages",)
-"""Written only for a tournament in stages: without it, the tournament is one bracket."""
+OPTIONAL_TOP_KEYS = ("stages", "decisions")
+"""``stages``: written only for a tournament in stages; without it, the tournament is one
+bracket. ``decisions``: written only when the tournament has any (see
+:data:`DECISION_FIELDS`); an archive from before them has none, and its matches decided
+on time, walkovers and byes import and verify as they always did."""
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -90,6 +93,23 @@ STAGE_FIELDS = (
 STAGE_ENTRIES = ("entrants", "pools", "start_points", "time_called")
 """Entry indexes: the entrants in seed order, the pools, late entries' starting points."""
 MATCH_ROUTES = ("next_match", "loser_next_match")
+DECISION_FIELDS = ("kind", "side", "hands", "basis", "at", "via")
+"""A decision that is not a hand (:class:`tournaments.models.Decision`, issue 28), one row
+of ``decisions`` each, in the order they were made. ``kind``: ``time`` (decided on time),
+``ruling`` (the director's ruling on a match level on time), ``walkover``,
+``lucky_loser``, ``bye``. ``side``: the winner's side, or for a lucky loser the side they
+came into. ``hands``: how many of the match's hands the decision read (on time, a
+ruling). ``basis``: an object, what it rested on: on time and a ruling, ``procedure``,
+``extra_hands``, ``hands_at_call`` and the score at the call (``games``, ``game_points``,
+``points``: ``[A, B]``; ``game_points`` null in Hollywood), a ruling's ``reason`` too; a
+walkover's ``reason`` (``walkover``, ``withdrawal``); a bye's (``no opponent``); a lucky
+loser's ``stage`` (the number of the stage they came from). ``at``: when; ``via``: a table
+link or the like."""
+DECISION_REFS = ("match", "entry", "replaced", "by")
+"""``match``: its key. ``entry``: an entry index or null: the lucky loser, the bye's
+player, the player whose withdrawal gave the walkover. ``replaced``: the entry index a
+lucky loser replaced, or null. ``by``: the username who decided, or null (a table link,
+an account unknown here)."""
 HAND_FIELDS = (
     "number",
     "kind",

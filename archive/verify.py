@@ -4,42 +4,33 @@
 Hands are the source of truth; a match row keeps a summary (games won, points, winner,
 status) that each hand write rewrites in the same transaction. :func:`verify` checks the
 shape of the bracket (:mod:`archive.structure`: routes, byes, tokens, who sits where),
-then replays every match's hands through the engine and compares. It changes nothing.
+then replays every match's hands through the engine, plus its decisions
+(:class:`tournaments.models.Decision`: on time, a ruling, a walkover, a bye, a lucky
+loser; :mod:`archive.decisions_check`), and compares. It changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from scoring.engine import HandInput, RuleSet, ScoringError, score_played
+from scoring.engine import HandInput, MatchSheet, RuleSet, ScoringError, score_played, time_leader
 from scoring.services import first_dealer, load_inputs
-from tournaments.models import Entry, Match, Stage, Tournament
+from tournaments.models import Decision, Entry, Match, Stage, Tournament
 
+from .decisions_check import Difference, check_decisions, show
 from .structure import Problem, check_bracket
 
 Status = Match.Status
 
 
-@dataclass(frozen=True, slots=True)
-class Difference:
-    match: str
-    field: str
-    stored: object
-    computed: object
-
-    def __str__(self) -> str:
-        stored, computed = _show(self.stored), _show(self.computed)
-        return f"{self.match}  {self.field}: stored {stored}, computed {computed}"
-
-
-def _show(value: object) -> str:
-    return "none" if value in ("", None) else str(value)
-
-
-def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> list[Difference]:
+def check_match(
+    match: Match,
+    hands: Sequence[HandInput],
+    rules: RuleSet,
+    decisions: Sequence[Decision] = (),
+) -> list[Difference]:
     """How the stored summary of ``match`` differs from what its hands (as engine input,
-    :mod:`scoring.services`) say."""
+    :mod:`scoring.services`) and its ``decisions`` say."""
     found: list[Difference] = []
 
     def differ(field: str, stored: object, computed: object) -> None:
@@ -48,15 +39,16 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
     if match.is_bye:
         if hands:
             differ("hands", len(hands), "none (a bye is not played)")
-        return found
+        return found + check_decisions(match, None, decisions)
     if hands and not match.has_both_sides:
         differ("hands", len(hands), "none (the players are not known)")
         return found
     try:
-        summary = score_played(rules, hands, first_dealer(match)).match
+        sheet = score_played(rules, hands, first_dealer(match))
     except ScoringError as error:
         differ("hands", f"{len(hands)} hands", f"refused by the engine ({error})")
         return found
+    summary = sheet.match
     for field, computed in (
         ("score_a", summary.won.a),
         ("score_b", summary.won.b),
@@ -65,11 +57,19 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
     ):
         if getattr(match, field) != computed:
             differ(field, getattr(match, field), computed)
+    if any(d.kind in Decision.RESULTS for d in decisions):
+        # Decided by a decision the hands are replayed against (on time, a ruling, a walkover).
+        return found + check_decisions(match, sheet, decisions, len(hands))
+    found += check_decisions(match, sheet, decisions, len(hands))  # a lucky loser
     if match.forfeit:
-        # A walkover decides the match whatever the hands so far say.
+        # A walkover from before decisions were stored: it decides the match whatever the
+        # hands so far say.
         if match.status != Status.COMPLETE or match.winner_side not in ("A", "B"):
-            differ("status", f"{match.status}, winner {_show(match.winner_side)}", "a walkover")
+            differ("status", f"{match.status}, winner {show(match.winner_side)}", "a walkover")
         return found
+    if match.decided_on_time:
+        # Decided on time before decisions were stored: the leader on all its hands.
+        return found + _on_time_without_decision(match, sheet)
     winner = summary.winner.value if summary.winner else ""
     if match.winner_side != winner:
         differ("winner_side", match.winner_side, winner)
@@ -81,6 +81,17 @@ def check_match(match: Match, hands: Sequence[HandInput], rules: RuleSet) -> lis
         expected = (Status.WAITING, Status.READY)
     if match.status not in expected:
         differ("status", match.status, " or ".join(expected))
+    return found
+
+
+def _on_time_without_decision(match: Match, sheet: MatchSheet) -> list[Difference]:
+    found = []
+    leader = time_leader(sheet)
+    computed = f"{leader.value} (on time)" if leader else "none (level on time)"
+    if match.winner_side != (leader.value if leader else None):
+        found.append(Difference(match.key, "winner_side", match.winner_side, computed))
+    if match.status != Status.COMPLETE:
+        found.append(Difference(match.key, "status", match.status, Status.COMPLETE))
     return found
 
 
@@ -139,9 +150,15 @@ def verify(tournament: Tournament) -> tuple[int, list[Difference | Problem]]:
     found: list[Difference | Problem] = [*check_structure(tournament, matches)]
     stages = {stage.pk: stage for stage in Stage.objects.filter(tournament=tournament)}
     found += check_stages(tournament, list(stages.values()), matches)
+    decisions: dict[int, list[Decision]] = {}
+    for decision in Decision.objects.filter(tournament=tournament).select_related(
+        "entry__player", "replaced__player"
+    ):
+        decisions.setdefault(decision.match_id, []).append(decision)
     for match in matches:
         match.tournament = tournament
         if match.stage_id is not None:
             match.stage = stages[match.stage_id]
-        found += check_match(match, inputs.get(match.pk, []), match.ruleset)
+        mine = decisions.pop(match.pk, [])
+        found += check_match(match, inputs.get(match.pk, []), match.ruleset, mine)
     return len(matches), found

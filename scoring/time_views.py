@@ -1,15 +1,18 @@
-"""Calling time on a stage's round, from the director's Stages page: the page and its
-moves are :mod:`tournaments.views.stages`; this view lives here because deciding a match
-on time reads its hands (:mod:`scoring.timing`)."""
+"""Calling time on a stage's round, and the director's ruling on a match level on time,
+from the director's Stages page: the page and its moves are
+:mod:`tournaments.views.stages`; these views live here because deciding a match on time
+reads its hands (:mod:`scoring.timing`)."""
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 from tournaments.views.base import manage_view
 from tournaments.views.stages import result, stage_of
 
@@ -45,6 +48,27 @@ def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
             "decided": len(report.decided),
             "level": len(report.level),
             "waiting": len(report.waiting),
+        }
+
+    return result(request, tournament, run)
+
+
+@require_POST
+@manage_view
+def match_ruling(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
+    """The director gives a match level on time to ``winner_side`` (with a ``reason``)."""
+    match = get_object_or_404(Match, pk=match_id, tournament=tournament)
+    match.tournament = tournament
+    winner = request.POST.get("winner_side", "")
+    reason = request.POST.get("reason", "")
+
+    def run() -> str:
+        if winner not in ("A", "B"):
+            raise ValidationError(_("Choose the player who wins the match."))
+        timing.rule_level(match=match, winner_side=winner, user=request.user, reason=reason)
+        return _("%(match)s: %(player)s wins on your ruling.") % {
+            "match": match.label,
+            "player": match.side_name(winner),
         }
 
     return result(request, tournament, run)

@@ -10,10 +10,14 @@ The director picks the procedure when calling time (:func:`call_time`):
     Each unfinished match plays N more hands from the moment time is called; a match
     is decided once it has them (or has finished by itself meanwhile).
 
-A match level on time is left to the director (another hand, or a walkover); a match
-without both players is left alone. Each decision goes through
+A match level on time is left to the director: :func:`rule_level` gives it to the side
+the director picks (after a cut of the cards, say), or the director gives a walkover; a
+match without both players is left alone. Each decision goes through
 :func:`tournaments.services.decide_on_time`, so the match records that it was decided on
-time and the bracket moves on as after a confirmation.
+time, the decision is stored (:class:`tournaments.models.Decision`: by whom, when, the
+hands it read and its basis: the procedure and the score at the call, and a ruling's
+reason) for ``verify_tournament`` and the archive to replay, and the bracket moves on as
+after a confirmation.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.engine import time_leader
+from scoring.engine import time_basis, time_leader
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import Match, Stage
@@ -34,6 +38,9 @@ from .services import load_inputs, score_matches
 
 PROCEDURES = ("leader", "extra_hands")
 MAX_EXTRA_HANDS = 10
+MAX_REASON = 200
+NO_SCORE = {"games": [0, 0], "game_points": None, "points": [0, 0]}
+"""The score at the call of a match with no hands (as :func:`time_basis` reads it)."""
 OPEN = (Match.Status.READY, Match.Status.IN_PLAY)
 
 
@@ -98,7 +105,54 @@ def decide(*, stage: Stage, user: Any) -> TimeReport:
             report.level.append(match)
             continue
         tournament_services.decide_on_time(
-            match=match, winner_side=str(leader), user=user, via=_("time called")
+            match=match,
+            winner_side=str(leader),
+            user=user,
+            via=_("time called"),
+            hands=played,
+            basis=_basis(stage, match, played, sheet),
         )
         report.decided.append(match)
     return report
+
+
+def _basis(stage: Stage, match: Match, played: int, sheet: Any) -> dict[str, Any]:
+    """What a decision on time read: the procedure, the hands at the call, the score."""
+    return {
+        "procedure": stage.time_procedure,
+        "extra_hands": stage.time_extra_hands,
+        "hands_at_call": int(stage.time_called.get(str(match.pk), 0)),
+        **(time_basis(sheet) if sheet is not None else NO_SCORE),
+    }
+
+
+def rule_level(*, match: Match, winner_side: str, user: Any, reason: str = "") -> Match:
+    """The director's ruling on a match level on time: ``winner_side`` wins it. Refused
+    unless time was called with the match unfinished, it has played any extra hands, and
+    it is level (games won, the current game's points, total points)."""
+    if winner_side not in ("A", "B"):
+        raise ValidationError(_("Choose the player who wins the match."))
+    reason = reason.strip()[:MAX_REASON]
+    stage = Stage.objects.filter(pk=match.stage_id).first()  # as it is now: time called?
+    if stage is None or not stage.time_procedure or str(match.pk) not in stage.time_called:
+        raise ValidationError(_("Call time first."))
+    if match.status not in OPEN or not match.has_both_sides:
+        raise ValidationError(_("Only a match still being played can be ruled on."))
+    stage.tournament = match.tournament
+    match.stage = stage
+    inputs = load_inputs(match=match)
+    played = len(inputs.get(match.pk, []))
+    at_call = int(stage.time_called.get(str(match.pk), 0))
+    if stage.time_procedure == "extra_hands" and played < at_call + stage.time_extra_hands:
+        raise ValidationError(_("This match is still playing its extra hands."))
+    sheet = score_matches(match.ruleset, [match], inputs).get(match.pk)
+    leader = time_leader(sheet) if sheet is not None else None
+    if leader is not None:
+        raise ValidationError(
+            _("%(player)s leads on time: decide the match on time instead.")
+            % {"player": match.side_name(str(leader))}
+        )
+    basis = {**_basis(stage, match, played, sheet), "reason": reason}
+    return tournament_services.decide_on_time(
+        match=match, winner_side=winner_side, user=user, ruling=True, hands=played, basis=basis
+    )

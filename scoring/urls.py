@@ -34,4 +34,9 @@ urlpatterns = [
         time_views.stage_time,
         name="stage-time",
     ),
+    path(
+        "t/<slug:slug>/manage/matches/<int:match_id>/ruling/",
+        time_views.match_ruling,
+        name="match-ruling",
+    ),
 ]

@@ -68,6 +68,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from club import ratings
 from club.models import Season, SidePot
 from scoring import services as scoring_services
+from scoring import timing
 from scoring.deals import deal_rows, deal_version
 from scoring.models import Hand
 from scoring.versions import hand_version
@@ -271,6 +272,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:stage-late-entry": ITS_DIRECTORS_ACTION,
     "scoring:stage-time": ITS_DIRECTORS_ACTION,
     "tournaments:match-lucky-loser": ITS_DIRECTORS_ACTION,
+    "scoring:match-ruling": ITS_DIRECTORS_ACTION,
     "tournaments:roles": ITS_DIRECTORS_PAGE,
     "tournaments:role-add": ITS_DIRECTORS_ACTION,
     "tournaments:role-remove": ITS_DIRECTORS_ACTION,
@@ -386,6 +388,10 @@ class World:
     """Cut from its Swiss stage into a knockout not begun."""
     lucky: Match
     """The knockout's match, ready: a lucky loser may come in."""
+    level: Tournament
+    """A Swiss stage whose round had time called with no hand played: every match level."""
+    level_match: Match
+    """One of those: the director may rule on it."""
 
 
 def build_world() -> World:
@@ -476,6 +482,9 @@ def build_world() -> World:
             ("Spring Swiss", "cut"),
         )
     )
+    level = _staged(director, staff, "Late Swiss", "none")
+    stages.start(tournament=level, user=director)
+    timing.call_time(stage=level.stages.get(number=1), procedure="leader", user=director)
     # The stored club rating as the results stand: a public page then reads it and writes
     # nothing (a page recomputes it only after results changed).
     ratings.recompute()
@@ -503,6 +512,8 @@ def build_world() -> World:
         closable=closable,
         knockout=knockout,
         lucky=Match.objects.get(stage__tournament=knockout, stage__number=2),
+        level=level,
+        level_match=Match.objects.filter(tournament=level, status="ready").first(),
     )
 
 
@@ -569,6 +580,7 @@ TOURNAMENT_OF = {
     "scoring:stage-time": "staged",
     "tournaments:stage-close": "closable",
     "tournaments:match-lucky-loser": "knockout",
+    "scoring:match-ruling": "level",
     "printing:pairings-pdf": "staged",
     "printing:stage-standings-pdf": "staged",
 }
@@ -584,6 +596,7 @@ MATCH_OF = {
         for action in ("create", "edit", "delete")
     },
     "tournaments:match-lucky-loser": "lucky",
+    "scoring:match-ruling": "level_match",
 }
 # The stage a stage URL is about: (the tournament, as TOURNAMENT_OF names it; number).
 STAGE_OF = {
@@ -724,6 +737,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         "points": 0,
     },
     "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
+    "scoring:match-ruling": lambda w: {"winner_side": "A", "reason": "a cut of the cards"},
     "tournaments:match-lucky-loser": lambda w: {
         "side": "B",
         "entry": w.knockout.entries.exclude(pk__in=w.knockout.stages.get(number=2).entrants)

@@ -41,6 +41,7 @@ FIELD_LABELS = {
     "side_b": gettext_lazy("player B"),
     "table": gettext_lazy("table"),
     "forfeit": gettext_lazy("walkover"),
+    "reason": gettext_lazy("on what basis"),
     "token_revoked": gettext_lazy("table link switched off"),
     "role": gettext_lazy("role"),
     "username": gettext_lazy("user"),

@@ -120,12 +120,14 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
             if not preview:
                 tournament.save(update_fields=["draw_seed", "updated"])
         bracket = _build_bracket(tournament, len(playing))
-        matches, routes = _plan_matches(tournament, bracket, playing)
+        matches, routes, board = _plan_matches(tournament, bracket, playing)
         plan = BracketPlan(bracket=bracket, entries=playing, left_out=left_out, matches=matches)
         if preview:
             return plan
 
         _store(matches, routes)
+        board.user = user
+        board.save_decisions()  # the byes, now that their matches exist
         _renumber_seeds(playing, left_out)
         _start_running(tournament, playing, matches, user)
         changed(tournament)
@@ -151,9 +153,9 @@ def _players_for_bracket(tournament: Tournament) -> tuple[list[Entry], list[Entr
 
 def _plan_matches(
     tournament: Tournament, bracket: brackets.Bracket, playing: list[Entry]
-) -> tuple[list[Match], dict[str, Route]]:
-    """The bracket's matches, unsaved, with byes settled and tables assigned, and their
-    routes by key."""
+) -> tuple[list[Match], dict[str, Route], Board]:
+    """The bracket's matches, unsaved, with byes settled and tables assigned, their
+    routes by key, and the board that settled them (holding the byes' decisions)."""
     matches = [
         Match(
             tournament=tournament,
@@ -174,7 +176,7 @@ def _plan_matches(
     board = Board(tournament, matches, routes, withdrawn=set())
     board.settle_all()
     board.assign_tables()
-    return matches, routes
+    return matches, routes, board
 
 
 def check_enough_players(playing: list[Entry]) -> None:

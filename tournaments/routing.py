@@ -42,12 +42,13 @@ services do those).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 
-from .models import Entry, Match, Tournament
+from .models import Decision, Entry, Match, Tournament
 
 Status = Match.Status
 SIDES = ("A", "B")
@@ -84,6 +85,18 @@ class Route:
     loser_to: tuple[str, str] | None = None
 
 
+@dataclass
+class Pending:
+    """A decision the board made or was told of (:class:`Decision`), written by
+    :meth:`Board.save`: a bye, a walkover, or (set by the services) a result on time."""
+
+    kind: str
+    side: str
+    entry: int | None = None
+    hands: int = 0
+    basis: dict[str, Any] = field(default_factory=dict)
+
+
 class Board:
     def __init__(
         self,
@@ -100,6 +113,12 @@ class Board:
         self.withdrawn = withdrawn
         self.now = now or timezone.now()
         self.dirty: set[str] = set()
+        # Decisions to write (by match key) and matches whose result decisions are taken
+        # back; who made the move that decided them (the services say).
+        self.decided: dict[str, Pending] = {}
+        self.undone: set[str] = set()
+        self.user: Any = None
+        self.via = ""
         # The routing fields as stored, so that save() writes only what the board changed.
         self.stored = {m.key: _routing_state(m) for m in self.matches.values() if m.pk}
         # (key, slot) -> (feeding match key, "winner" | "loser")
@@ -245,6 +264,19 @@ class Board:
         match.completed_at = self.now
         if bye:
             match.table = None
+        if bye and winner_side:
+            holder = match.entry_id(winner_side)
+            basis = {"reason": "no opponent"}
+            self.decided[match.key] = Pending("bye", winner_side, holder, 0, basis)
+        elif forfeit:
+            out = match.entry_id(OTHER[winner_side])
+            withdrawn = out in self.withdrawn
+            self.decided[match.key] = Pending(
+                "walkover",
+                winner_side,
+                out if withdrawn else None,
+                basis={"reason": "withdrawal" if withdrawn else "walkover"},
+            )
         self.touch(match)
         self.advance(match)
 
@@ -297,6 +329,13 @@ class Board:
         match.table = None
         match.queued_at = None
         match.completed_at = None
+        self.take_back(match)
+
+    def take_back(self, match: Match) -> None:
+        """The match's result is undone: so are the decisions that made it."""
+        self.decided.pop(match.key, None)
+        if match.pk:
+            self.undone.add(match.key)
         self.touch(match)
 
     def settle_all(self) -> None:
@@ -355,7 +394,34 @@ class Board:
                 match.save(update_fields=fields)
             self.stored[match.key] = now
         self.dirty.clear()
+        self.save_decisions()
         return changed
+
+    def save_decisions(self) -> None:
+        """Take back the result decisions of the matches undone; write the new ones (of
+        saved matches: the draw calls this again once it has inserted its own)."""
+        undone = [self.matches[key].pk for key in sorted(self.undone)]
+        if undone:
+            Decision.objects.filter(match_id__in=undone, kind__in=Decision.RESULTS).delete()
+        self.undone.clear()
+        ready = {key: d for key, d in self.decided.items() if self.matches[key].pk}
+        Decision.objects.bulk_create(
+            Decision(
+                tournament=self.tournament,
+                match=self.matches[key],
+                kind=d.kind,
+                side=d.side,
+                entry_id=d.entry,
+                hands=d.hands,
+                basis=d.basis,
+                decided_by=self.user if getattr(self.user, "is_authenticated", False) else None,
+                via=self.via[:120],
+                at=self.now,
+            )
+            for key, d in sorted(ready.items())
+        )
+        for key in ready:
+            del self.decided[key]
 
 
 def _routing_state(match: Match) -> tuple[object, ...]:

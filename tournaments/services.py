@@ -34,8 +34,8 @@ from django.utils.translation import gettext as _
 from . import audit, stages
 from .changes import changed as public_changed
 from .changes import changing
-from .models import Entry, Match, Stage, Tournament
-from .routing import OTHER, Board, copy_state, lock_tournament
+from .models import Decision, Entry, Match, Stage, Tournament
+from .routing import OTHER, Board, Pending, copy_state, lock_tournament
 
 Status = Match.Status
 
@@ -233,6 +233,10 @@ def reopen_match(*, match: Match, user: Any = None, via: str = "") -> Match:
         current.status = Status.AWAITING
         current.completed_at = None
         current.forfeit = False
+        board.take_back(current)  # a walkover or a decision on time no longer holds
+        if current.decided_on_time:
+            Match.objects.filter(pk=current.pk).update(decided_on_time=False)
+            current.decided_on_time = match.decided_on_time = False
         if current.table is not None and any(
             m.table == current.table and m.status in (Status.READY, Status.IN_PLAY, Status.AWAITING)
             for m in board.matches.values()
@@ -270,12 +274,24 @@ def forfeit(
     return match
 
 
-def decide_on_time(*, match: Match, winner_side: str, user: Any, via: str = "") -> Match:
+def decide_on_time(
+    *,
+    match: Match,
+    winner_side: str,
+    user: Any,
+    via: str = "",
+    ruling: bool = False,
+    hands: int = 0,
+    basis: dict[str, Any] | None = None,
+) -> Match:
     """Time was called: ``winner_side``, leading by the procedure the director chose
-    (:mod:`scoring.timing` works it out from the hands), wins, and the match records that
-    it was decided on time."""
+    (:mod:`scoring.timing` works it out from the hands), wins, or, with ``ruling``, the
+    director's choice in a match level on time. The match records that it was decided on
+    time, and the decision is stored with the ``hands`` it read and its ``basis`` (the
+    procedure, the score at the call; a ruling's reason)."""
     if winner_side not in ("A", "B"):
         raise ValidationError(_("Choose side A or side B as the winner."))
+    kind = Decision.Kind.RULING if ruling else Decision.Kind.TIME
     with changing(match.tournament_id):
         board = Board.load(match.tournament, focus=match)
         current = board.get(match)
@@ -285,9 +301,14 @@ def decide_on_time(*, match: Match, winner_side: str, user: Any, via: str = "") 
             raise ValidationError(_("Both players must be known to award a walkover."))
         before = _match_state(current)
         board.complete(current, winner_side)
+        board.decided[current.key] = Pending(kind, winner_side, hands=hands, basis=basis or {})
         current.decided_on_time = True
         Match.objects.filter(pk=current.pk).update(decided_on_time=True)
-        _settle_move(board, current, match, "decided on time", before, user=user, via=via)
+        action, said = "decided on time", {}
+        if ruling:  # the audit log says on what basis
+            action, said = "ruling", {"reason": str((basis or {}).get("reason", ""))}
+            before = {**before, "reason": ""}
+        _settle_move(board, current, match, action, before, user=user, via=via, said=said)
         match.decided_on_time = True
     return match
 
@@ -313,6 +334,7 @@ def withdraw(*, entry: Entry, user: Any, via: str = "") -> Entry:
             via=via,
         )
         board = Board.load(tournament, whole=True)  # every match of the player's may change
+        board.user, board.via = user, via
         if board.matches:
             for current in sorted(board.matches.values(), key=lambda m: (m.round, m.position)):
                 if current.status == Status.COMPLETE or not current.has_both_sides:
@@ -344,15 +366,18 @@ def _settle_move(
     *,
     user: Any,
     via: str,
+    said: dict[str, Any] | None = None,
 ) -> None:
-    """After a match moved players on: tables, save, audit, and the caller's copy updated."""
+    """After a match moved players on: tables, save (with the decisions ``user`` made),
+    audit (with what ``said`` adds, a ruling's reason), and the caller's copy updated."""
+    board.user, board.via = user, via
     _after_routing(board)
     audit.record(
         tournament=board.tournament,
         action=action,
         obj=current,
         before=before,
-        after=_match_state(current),
+        after={**_match_state(current), **(said or {})},
         user=user,
         via=via,
     )

@@ -35,13 +35,13 @@ def begin(stage: Stage, entrants: list[int], user: Any) -> list[Match]:
             raise ValidationError(str(error)) from error
     stage.save(update_fields=["entrants", "status", "pairing_seed", "pools"])
     if stage.kind == Kind.SWISS:
-        return pair_swiss(stage, [], 1)
+        return pair_swiss(stage, [], 1, user)
     if stage.kind == Kind.ROUND_ROBIN:
-        return _make_pools(stage)
-    return _make_knockout(stage, entrants)
+        return _make_pools(stage, user)
+    return _make_knockout(stage, entrants, user)
 
 
-def pair_swiss(stage: Stage, mine: list[Match], round_: int) -> list[Match]:
+def pair_swiss(stage: Stage, mine: list[Match], round_: int, user: Any) -> list[Match]:
     tournament = stage.tournament
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament)}
     if stage.number == 1:
@@ -85,10 +85,10 @@ def pair_swiss(stage: Stage, mine: list[Match], round_: int) -> list[Match]:
         )
         for board, (a, b) in enumerate(paired.pairs, start=1)
     ]
-    return _store_new(tournament, matches, {})
+    return _store_new(tournament, matches, {}, user)
 
 
-def _make_pools(stage: Stage) -> list[Match]:
+def _make_pools(stage: Stage, user: Any) -> list[Match]:
     matches: list[Match] = []
     routes: dict[str, Route] = {}
     positions: dict[int, int] = {}
@@ -110,10 +110,10 @@ def _make_pools(stage: Stage) -> list[Match]:
                 )
             )
             routes[key] = Route()
-    return _store_new(stage.tournament, matches, routes)
+    return _store_new(stage.tournament, matches, routes, user)
 
 
-def _make_knockout(stage: Stage, entrants: list[int]) -> list[Match]:
+def _make_knockout(stage: Stage, entrants: list[int], user: Any) -> list[Match]:
     try:
         if stage.kind == Kind.DOUBLE_ELIMINATION:
             bracket = brackets.double_elimination(len(entrants), reset=stage.bracket_reset)
@@ -157,13 +157,14 @@ def _make_knockout(stage: Stage, entrants: list[int]) -> list[Match]:
         prefix + spec.key: Route(winner_to=slot(spec.winner_to), loser_to=slot(spec.loser_to))
         for spec in bracket.matches
     }
-    return _store_new(stage.tournament, matches, routes)
+    return _store_new(stage.tournament, matches, routes, user)
 
 
 def _store_new(
-    tournament: Tournament, matches: list[Match], routes: dict[str, Route]
+    tournament: Tournament, matches: list[Match], routes: dict[str, Route], user: Any
 ) -> list[Match]:
-    """Settle byes, give tables (around the tables other matches hold) and insert."""
+    """Settle byes, give tables (around the tables other matches hold) and insert; the
+    byes are decisions of ``user``'s (the pairing, the cut)."""
     for match in matches:
         routes.setdefault(match.key, Route())
     withdrawn = set(
@@ -180,4 +181,6 @@ def _store_new(
     board.settle_all()
     board.assign_tables()
     _store(matches, routes)
+    board.user = user
+    board.save_decisions()
     return matches

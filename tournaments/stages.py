@@ -34,7 +34,7 @@ from scoring.engine import ScoringError, resolve_rules
 from . import audit, cut
 from .changes import changed
 from .draw import check_enough_players, playing_entries
-from .models import Entry, Match, Stage, Tournament
+from .models import Decision, Entry, Match, Stage, Tournament
 from .routing import Board, lock_tournament
 from .stage_matches import FINAL, begin, pair_swiss
 from .stage_standings import (
@@ -257,7 +257,7 @@ def pair_next_round(*, stage: Stage, user: Any) -> list[Match]:
                 _("All %(rounds)d rounds of this stage are paired.") % {"rounds": stage.rounds}
             )
         _require_complete(mine)
-        matches = pair_swiss(stage, mine, played + 1)
+        matches = pair_swiss(stage, mine, played + 1, user)
         audit.record(
             tournament=stage.tournament,
             action="round paired",
@@ -369,6 +369,16 @@ def lucky_loser(*, match: Match, side: str, entry: Entry, user: Any) -> Match:
         replaced = current.entry_id(side)
         board.set_slot(current, side, entry.pk)
         board.save()
+        Decision.objects.create(
+            tournament=tournament,
+            match=current,
+            kind=Decision.Kind.LUCKY_LOSER,
+            side=side,
+            entry=entry,
+            replaced_id=replaced,
+            basis={"stage": previous.number},
+            decided_by=user if getattr(user, "is_authenticated", False) else None,
+        )
         stage.entrants = [entry.pk if int(pk) == replaced else pk for pk in stage.entrants]
         stage.save(update_fields=["entrants"])
         audit.record(

@@ -93,7 +93,7 @@ from .teams import (
     score_played,
     score_team_match,
 )
-from .timing import time_leader
+from .timing import time_basis, time_leader
 
 __all__ = [
     "KNOBS",
@@ -153,5 +153,6 @@ __all__ = [
     "score_request",
     "score_team_match",
     "settle",
+    "time_basis",
     "time_leader",
 ]

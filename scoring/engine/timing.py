@@ -19,19 +19,28 @@ from __future__ import annotations
 from .hands import Side
 from .match import MatchSheet
 
-__all__ = ["time_leader"]
+__all__ = ["time_basis", "time_leader"]
+
+
+def time_basis(sheet: MatchSheet) -> dict[str, list[int] | None]:
+    """What :func:`time_leader` reads, as ``[A, B]`` pairs: ``games`` won, the current
+    game's points (``game_points``; ``None`` in Hollywood, whose columns run together) and
+    total ``points``. A decision on time stores it as the score at the call."""
+    won, total = sheet.match.won, sheet.match.total
+    current = sheet.games[-1].points if sheet.games and not sheet.rules.is_hollywood else None
+    return {
+        "games": [won.a, won.b],
+        "game_points": [current.a, current.b] if current is not None else None,
+        "points": [total.a, total.b],
+    }
 
 
 def time_leader(sheet: MatchSheet) -> Side | None:
     """The side leading ``sheet`` on time, or ``None`` when the match is level."""
     if sheet.match.winner is not None:
         return sheet.match.winner
-    won = sheet.match.won
-    current = sheet.games[-1].points if sheet.games and not sheet.rules.is_hollywood else None
-    for a, b in ((won.a, won.b), (current.a, current.b) if current else (0, 0)):
-        if a != b:
-            return Side.A if a > b else Side.B
-    total = sheet.match.total
-    if total.a != total.b:
-        return Side.A if total.a > total.b else Side.B
+    basis = time_basis(sheet)
+    for pair in (basis["games"], basis["game_points"], basis["points"]):
+        if pair is not None and pair[0] != pair[1]:
+            return Side.A if pair[0] > pair[1] else Side.B
     return None

@@ -19,7 +19,7 @@ from scoring.services import correct_hand, delete_hand, record_hand, set_table_l
 from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user
 from tests.scoring.helpers import knock, named
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Entry, Match, Player, Stage, Tournament
+from tournaments.models import AuditEntry, Decision, Entry, Match, Player, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +155,10 @@ def test_round_trip_of_a_tournament_in_progress_with_oklahoma_rules(tmp_path):
 def test_the_archive_holds_everything_by_stable_references():
     tournament = played_tournament()
     document = json.loads(export(tournament))
-    assert list(document) == list(archive.TOP_KEYS)
+    # Six players in a bracket of eight: two byes, decisions of the draw (issue 28).
+    assert list(document) == [*archive.TOP_KEYS, "decisions"]
+    byes = [row for row in document["decisions"] if row["kind"] == "bye"]
+    assert len(byes) == 2 and all(row["by"] == "ana" and row["entry"] in range(6) for row in byes)
     assert (document["format"], document["version"]) == (archive.FORMAT, archive.VERSION)
     info = document["tournament"]
     assert info["owner"] == "ana" and info["co_directors"] == ["bea"]
@@ -208,6 +211,8 @@ def test_every_model_field_is_in_the_archive():
         Stage: {*archive.STAGE_FIELDS, *archive.STAGE_ENTRIES, "tournament"},
         Hand: {*archive.HAND_FIELDS, *archive.HAND_OPTIONAL_FIELDS, "match", "entered_by"},
         AuditEntry: {*archive.AUDIT_FIELDS, "user", "before", "after", "tournament"},
+        Decision: {*archive.DECISION_FIELDS, *archive.DECISION_REFS, "tournament"}
+        | {"decided_by"},  # written as "by"
     }
     covered[Match].add("tournament")
     covered[Match].add("version")  # a write counter for stale forms, not part of the record

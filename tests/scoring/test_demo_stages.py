@@ -37,3 +37,25 @@ def test_seed_demo_loads_a_swiss_stage_cut_into_a_knockout(client):
     assert [r["place_label"] for r in rows if r["progress"].startswith("Out in:")] == ["5–8"] * 2
     assert client.get(f"/t/{staged.slug}/").status_code == 200
     assert client.get(f"/t/{staged.slug}/display/").status_code == 200
+
+
+def test_the_demo_swiss_open_verifies_after_time_is_called_on_its_knockout(director):
+    """Issue 28, item 2, as reported on the demo: time called on the quarterfinals, the
+    match in play is decided on time and verify_tournament agrees."""
+    from scoring import timing
+    from tests.archive.test_verify import verify
+    from tournaments.models import Decision
+
+    call_command("seed_demo", stdout=io.StringIO())
+    staged = Tournament.objects.get(name="Swiss Open (demo)")
+    knockout = staged.stages.get(number=2)
+    timing.call_time(stage=knockout, procedure="leader", user=director)
+    report = timing.decide(stage=knockout, user=director)
+    assert report.decided  # the quarterfinal in play, with five hands
+    decided = report.decided[0]
+    assert Decision.objects.get(match=decided, kind="time").hands == 5
+    assert verify(staged.slug) == (
+        0,
+        f"All {staged.matches.count()} matches agree with their hands.\n",
+        "",
+    )

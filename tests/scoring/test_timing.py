@@ -13,6 +13,7 @@ from tournaments import stages
 from tournaments.models import Match
 
 TO_100_BEST_OF_3 = resolve_rules({"preset": "modern", "games_to_win": 2})
+TO_100_SPEC = {"game_target": 100, "games_to_win": 1}
 
 
 def knock(by, deadwood, defender):
@@ -72,3 +73,53 @@ def test_a_round_decided_on_time(director):
     assert level.status == "in_play" and not level.decided_on_time
     with pytest.raises(ValidationError):
         timing.call_time(stage=swiss, procedure="luck", user=director)
+
+
+@pytest.mark.django_db
+def test_the_director_rules_a_level_match_from_the_stages_page(client, director):
+    from django.urls import reverse
+
+    from tests.factories import make_user
+    from tournaments.models import Decision
+
+    tournament = make_event(4)
+    tournament.owner = director
+    tournament.save()
+    keeper = make_user(username="keeper")
+    tournament.scorekeepers.add(keeper)
+    swiss = stages.add_stage(
+        tournament=tournament, user=director, kind="swiss", rounds=1, rules=TO_100_SPEC
+    )
+    stages.start(tournament=tournament, user=director)
+    level, other = Match.objects.filter(stage=swiss).order_by("position")
+    record_hand(match=level, number=1, data=HandData("knock", "A", 2, 12))
+    record_hand(match=level, number=2, data=HandData("knock", "B", 2, 12))
+    record_hand(match=other, number=1, data=HandData("knock", "A", 2, 12))
+    page_url = reverse("tournaments:stages", args=[tournament.slug])
+    url = reverse("scoring:match-ruling", args=[tournament.slug, level.pk])
+
+    client.force_login(director)
+    assert url not in client.get(page_url).content.decode()  # no ruling before time is called
+    timing.call_time(stage=swiss, procedure="leader", user=director)
+    timing.decide(stage=swiss, user=director)
+    page = client.get(page_url).content.decode()
+    assert f'action="{url}"' in page  # the level match is offered for a ruling
+    other_url = reverse("scoring:match-ruling", args=[tournament.slug, other.pk])
+    assert other_url not in page  # decided on time already
+
+    client.force_login(keeper)
+    assert client.post(url, {"winner_side": "A"}).status_code in (403, 404)
+    assert not Decision.objects.filter(match=level).exists()
+
+    client.force_login(director)
+    response = client.post(url, {"winner_side": "A", "reason": "cut for high card"}, follow=True)
+    assert response.redirect_chain[-1][0] == page_url
+    assert f"{level.label}: {level.name_a} wins on your ruling." in response.content.decode()
+    level.refresh_from_db()
+    assert level.status == "complete" and level.winner_side == "A"
+    decision = Decision.objects.get(match=level)
+    assert decision.kind == "ruling" and decision.decided_by == director
+    assert decision.basis["reason"] == "cut for high card"
+    assert url not in response.content.decode()  # ruled: no longer offered
+    log = client.get(reverse("tournaments:audit-log", args=[tournament.slug])).content.decode()
+    assert "on what basis – → cut for high card" in log

@@ -44,8 +44,11 @@ def test_a_correction_reads_as_a_sentence_naming_only_what_changed(director_clie
     assert entered in html
     sentences = html.split('class="audit-sentence">')[1:]
     assert sentences and all("{" not in s.split("</p>")[0] for s in sentences)
-    # The stored detail stays available, behind a disclosure.
-    assert '<details class="audit-raw">' in html and "&#x27;match&#x27;: &#x27;W1-1&#x27;" in html
+    # The stored detail stays available, behind a disclosure, as JSON (not Python's repr).
+    assert '<details class="audit-raw">' in html and "&quot;match&quot;: &quot;W1-1&quot;" in html
+    details = html.split('<details class="audit-raw">')[1:]
+    assert all("&#x27;" not in d.split("</details>")[0] for d in details)
+    assert all("True" not in d.split("</details>")[0] for d in details)
     sheet = reverse("scoring:match-sheet", args=[tournament.slug, first.pk])
     assert f'href="{sheet}"' in html
 

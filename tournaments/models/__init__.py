@@ -1,6 +1,7 @@
 """Models of the tournaments app, split by concept and re-exported here."""
 
 from .audit import AuditEntry
+from .decisions import Decision
 from .matches import Match, is_token, new_token
 from .players import Player
 from .stages import Stage
@@ -10,6 +11,7 @@ from .versions import PublicVersion
 
 __all__ = [
     "AuditEntry",
+    "Decision",
     "Entry",
     "Match",
     "Player",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.apps import apps
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -40,6 +43,9 @@ ACTION_LABELS = {
     "match reopened": _("match reopened"),
     "walkover": _("walkover"),
     "walkover (withdrawal)": _("walkover (withdrawal)"),
+    "decided on time": _("decided on time"),
+    "ruling": _("director's ruling on a level match"),
+    "lucky loser": _("lucky loser"),
     "hand entered": _("hand entered"),
     "hand corrected": _("hand corrected"),
     "hand deleted": _("hand deleted"),
@@ -88,6 +94,15 @@ class AuditEntry(models.Model):
         return str(ACTION_LABELS.get(self.action, self.action))
 
     @property
+    def before_json(self) -> str:
+        """What was stored before, as JSON (the audit page's stored detail); "" if nothing."""
+        return _json(self.before)
+
+    @property
+    def after_json(self) -> str:
+        return _json(self.after)
+
+    @property
     def object_label(self) -> str:
         """The object's kind in the active language (its model's verbose name)."""
         for config in apps.get_app_configs():
@@ -103,3 +118,9 @@ class AuditEntry(models.Model):
         if self.via:
             parts.append(self.via)
         return " · ".join(parts)
+
+
+def _json(value: Any) -> str:
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, cls=DjangoJSONEncoder)

@@ -64,6 +64,7 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
                 "ready_knockout": [
                     m for m in mine if stage.is_knockout and m.status == Match.Status.READY
                 ],
+                "to_rule": _to_rule(stage, mine),
             }
         )
     left = clock_left(current)
@@ -90,6 +91,19 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         "has_candidates": candidates.exists(),
         **extra,
     }
+
+
+def _to_rule(stage: Stage, matches: list[Match]) -> list[Match]:
+    """The matches time was called on that are still unfinished: level on time (or still
+    playing their extra hands), for the director's ruling (the service checks which)."""
+    if not stage.time_procedure or stage.status != Stage.Status.RUNNING:
+        return []
+    called = stage.time_called or {}
+    playing = (Match.Status.READY, Match.Status.IN_PLAY)
+    return sorted(
+        (m for m in matches if str(m.pk) in called and m.status in playing and m.has_both_sides),
+        key=lambda m: (m.round, m.position),
+    )
 
 
 def _late_candidates(tournament: Tournament, current: Stage | None) -> Any:
