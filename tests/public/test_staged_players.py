@@ -1,0 +1,154 @@
+"""A staged event from every player's side (issue 28): a 12-player Swiss of 3 rounds cut
+into a top-4 knockout, driven through the stage services. Every entrant stays findable
+and keeps a page to the end; a player's page lists their matches stage by stage in
+playing order, with a summary per stage and in total that agrees with the list; the
+knockout shows the places the cut gave (not the registration seeds); Round control lists
+every stage's rounds, named with their stage."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from public.data import load
+from public.players import PlayerView, player_view
+from tests.factories import make_player, make_tournament
+from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
+from tournaments import stages
+from tournaments.models import Entry, Stage, Tournament
+
+pytestmark = pytest.mark.django_db
+
+NAMES = (
+    "Łukasz Wiśniewski",
+    "王小明",
+    "ليلى حداد",
+    "Дмитрий Волков",
+    "Annelie Steyn",
+    "Zofia Wójcik",
+    "李华",
+    "عمر الفاروق",
+    "Ольга Соколова",
+    "Pieter van der Merwe",
+    "Grzegorz Brzęczyszczykiewicz",
+    "Marthinus Botha",
+)
+
+
+def swiss_into_top_four(director) -> tuple[Tournament, Stage, Stage]:
+    tournament = make_tournament(status="registration", tables=6)
+    for seed, name in enumerate(NAMES, start=1):
+        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        name="Swiss",
+        rounds=3,
+        advance=4,
+        rules=ONE_GAME_TO_100,
+    )
+    knockout = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="single_elimination",
+        name="Knockout",
+        rules=ONE_GAME_TO_100,
+    )
+    stages.start(tournament=tournament, user=director)
+    return tournament, swiss, knockout
+
+
+def play_swiss(tournament: Tournament, swiss: Stage, director) -> None:
+    for round_ in range(1, (swiss.rounds or 0) + 1):
+        if round_ > 1:
+            stages.pair_next_round(stage=swiss, user=director)
+        play_open(tournament, swiss, upset_every=3)
+
+
+@pytest.fixture
+def cut(director) -> tuple[Tournament, Stage, Stage]:
+    """The Swiss played and cut: the knockout's semifinals ready."""
+    tournament, swiss, knockout = swiss_into_top_four(director)
+    play_swiss(tournament, swiss, director)
+    stages.close_stage(stage=swiss, user=director)
+    knockout.refresh_from_db()
+    tournament.refresh_from_db()
+    return tournament, swiss, knockout
+
+
+@pytest.fixture
+def finished(cut) -> tuple[Tournament, Stage, Stage]:
+    tournament, swiss, knockout = cut
+    play_open(tournament, knockout)
+    tournament.refresh_from_db()
+    return tournament, swiss, knockout
+
+
+def entries(tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.select_related("player").order_by("seed"))
+
+
+def view_of(tournament: Tournament, entry: Entry) -> PlayerView:
+    found = player_view(load(tournament), entry.pk)
+    assert found is not None, entry.name
+    return found
+
+
+def get(client, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return unescape(response.content.decode())
+
+
+def find_url(tournament: Tournament, query: str) -> str:
+    return reverse("public:find", kwargs={"slug": tournament.slug}) + f"?q={query}"
+
+
+def player_url(tournament: Tournament, entry: Entry) -> str:
+    return reverse("public:player", kwargs={"slug": tournament.slug, "entry_id": entry.pk})
+
+
+def text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+# -- a player's page, stage by stage ---------------------------------------------------------
+
+
+def summary_of(played) -> tuple[int, int, int, int]:
+    won = sum(1 for m in played if m.outcome == "won")
+    lost = sum(1 for m in played if m.outcome == "lost")
+    games = (
+        sum(m.games_mine for m in played if m.played),
+        sum(m.games_theirs for m in played if m.played),
+    )
+    return (won, lost, *games)
+
+
+# -- Round control: every stage's rounds -----------------------------------------------------
+
+
+def test_round_control_lists_every_stages_rounds_in_playing_order(client, cut):
+    tournament, _swiss, _knockout = cut
+    client.force_login(tournament.owner)
+    html = get(client, reverse("tournaments:round-control", args=[tournament.slug]))
+    rounds = [text(h) for h in re.findall(r"<h2>\s*(.*?)\s*<small>", html, re.S)]
+    assert rounds == [
+        "Swiss · Round 1",
+        "Swiss · Round 2",
+        "Swiss · Round 3",
+        "Knockout · Round 1",
+        "Knockout · Round 2",
+    ]
+    # The round in play is the knockout's first, which the page brings into view.
+    assert "Go to the round in play: Knockout · Round 1" in text(html)
+    # Each played round's scoresheets print that round's matches.
+    links = re.findall(r'href="([^"]*/rounds/\d+/scoresheets\.pdf[^"]*)"', html)
+    assert len(links) == 5
+    for link in links[:4]:
+        response = client.get(link)
+        assert response.status_code == 200, link
