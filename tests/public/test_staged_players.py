@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from public.data import load
 from public.players import PlayerView, player_view
+from public.views import page_context
 from tests.factories import make_player, make_tournament
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
 from tournaments import stages
@@ -127,6 +128,57 @@ def summary_of(played) -> tuple[int, int, int, int]:
         sum(m.games_theirs for m in played if m.played),
     )
     return (won, lost, *games)
+
+
+# -- the knockout's seeds are the cut's places -----------------------------------------------
+
+
+def test_the_knockout_shows_the_places_the_cut_gave(client, cut):
+    tournament, _swiss, knockout = cut
+    cut_seed = {int(pk): place for place, pk in enumerate(knockout.entrants, start=1)}
+    registered = {e.pk: e.seed for e in entries(tournament)}
+    # The Swiss reordered the field, so the two numbers differ for somebody.
+    assert any(cut_seed[pk] != registered[pk] for pk in cut_seed)
+    names = {e.player.name: e.pk for e in entries(tournament)}
+
+    # The public page's bracket (and the projector's, drawn from the same boxes).
+    context = page_context(load(tournament))
+    slots = [
+        slot
+        for section in context["sections"]
+        for column in section.rounds
+        for box in column.boxes
+        for slot in box.slots
+        if slot.name
+    ]
+    assert len(slots) == 4
+    assert {slot.name: slot.seed for slot in slots} == {
+        name: cut_seed[pk] for name, pk in names.items() if pk in cut_seed
+    }
+    html = get(client, reverse("public:tournament", args=[tournament.slug]))
+    for slot in slots:
+        assert re.search(
+            rf'<span class="mseed">{slot.seed}</span><span class="mname">{re.escape(slot.name)}',
+            html,
+        ), slot
+
+    # The bracket PDF.
+    from printing.documents import bracket_document
+
+    found = bracket_document(tournament)
+    assert found is not None
+    sheet, _labels = found
+    printed = {
+        entry.name: entry.seed
+        for section in sheet.sections
+        for column in section.rounds
+        for match in column.matches
+        for entry in (match.a, match.b)
+        if not entry.placeholder
+    }
+    assert printed == {slot.name: slot.seed for slot in slots}
+    response = client.get(reverse("printing:bracket-pdf", args=[tournament.slug]))
+    assert response.status_code == 200
 
 
 # -- Round control: every stage's rounds -----------------------------------------------------
