@@ -19,7 +19,7 @@ from public.views import page_context
 from tests.factories import make_player, make_tournament
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
 from tournaments import stages
-from tournaments.models import Entry, Stage, Tournament
+from tournaments.models import Entry, Match, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +117,41 @@ def text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
+# -- findable, with a page, to the end -------------------------------------------------------
+
+
+@pytest.mark.parametrize("when", ["cut", "finished"])
+def test_every_entrant_is_found_and_has_a_page_after_the_cut(client, when, request):
+    tournament, _swiss, knockout = request.getfixturevalue(when)
+    qualified = {int(pk) for pk in knockout.entrants}
+    assert len(qualified) == 4
+    for entry in entries(tournament):
+        html = get(client, find_url(tournament, entry.player.name))
+        assert "Nobody in this tournament" not in html, entry.name
+        assert "One player found:" in html and entry.player.name in html
+        page = get(client, player_url(tournament, entry))
+        assert entry.player.name in page
+        view = view_of(tournament, entry)
+        if entry.pk not in qualified:
+            assert view.next.kind == "out", entry.name
+            assert "Your tournament is over" in page
+            assert [group.name for group in view.stages] == ["Swiss"]
+    # Part of a name finds every player holding it, the non-qualifiers too.
+    html = get(client, find_url(tournament, "wi"))  # Wiśniewski, Brzęczyszczykiewicz
+    assert "Łukasz Wiśniewski" in html and "Grzegorz Brzęczyszczykiewicz" in html
+
+
+def test_between_swiss_rounds_a_player_waits_for_the_next_pairing(client, director):
+    tournament, swiss, _knockout = swiss_into_top_four(director)
+    play_open(tournament, swiss, upset_every=3)
+    for entry in entries(tournament):
+        view = view_of(tournament, entry)
+        assert view.next.kind == "next_round", entry.name
+    html = get(client, player_url(tournament, entries(tournament)[0]))
+    assert "Your tournament is over" not in html
+    assert "The next round has not been paired yet." in html
+
+
 # -- a player's page, stage by stage ---------------------------------------------------------
 
 
@@ -128,6 +163,83 @@ def summary_of(played) -> tuple[int, int, int, int]:
         sum(m.games_theirs for m in played if m.played),
     )
     return (won, lost, *games)
+
+
+def test_a_qualifiers_page_lists_each_stage_in_playing_order_with_its_summary(client, finished):
+    tournament, _swiss, knockout = finished
+    by_pk = {e.pk: e for e in entries(tournament)}
+    for pk in knockout.entrants:
+        entry = by_pk[int(pk)]
+        view = view_of(tournament, entry)
+        swiss_group, knockout_group = view.stages
+        assert (swiss_group.name, knockout_group.name) == ("Swiss", "Knockout")
+        assert [m.round for m in swiss_group.played] == ["Round 1", "Round 2", "Round 3"]
+        rounds = [m.round for m in knockout_group.played]
+        assert rounds in (["Semifinals"], ["Semifinals", "Final"]), rounds
+        # The whole list, in playing order: the Swiss, then the knockout.
+        assert view.played == swiss_group.played + knockout_group.played
+        for group in view.stages:
+            s = group.summary
+            assert (s.matches_won, s.matches_lost, s.games_won, s.games_lost) == summary_of(
+                group.played
+            )
+        total = view.total
+        assert (total.matches_won, total.matches_lost, total.games_won, total.games_lost) == (
+            summary_of(view.played)
+        )
+        assert total.matches_won + total.matches_lost == len(view.played)
+
+        page = text(get(client, player_url(tournament, entry)))
+        # Stage headings in order, each followed by its rounds in order.
+        order = [
+            "Swiss",
+            "Round 1",
+            "Round 2",
+            "Round 3",
+            "Knockout",
+            "Semifinals",
+        ]
+        at = 0
+        for word in order:
+            found = page.find(word, at)
+            assert found >= 0, (word, page)
+            at = found + len(word)
+        # The total's and each stage's summary, as printed.
+        for summary in (total, *(g.summary for g in view.stages)):
+            matches = f"Matches {summary.matches_won}–{summary.matches_lost}"
+            games = f"Games {summary.games_won}–{summary.games_lost}"
+            assert f"{matches} {games}" in page, (matches, games)
+
+
+def test_a_non_qualifiers_page_has_its_swiss_matches_and_summary(client, cut):
+    tournament, _swiss, knockout = cut
+    qualified = {int(pk) for pk in knockout.entrants}
+    out = [e for e in entries(tournament) if e.pk not in qualified]
+    assert len(out) == 8
+    for entry in out:
+        view = view_of(tournament, entry)
+        (group,) = view.stages
+        assert [m.round for m in group.played] == ["Round 1", "Round 2", "Round 3"]
+        s = view.total
+        assert (s.matches_won, s.matches_lost, s.games_won, s.games_lost) == summary_of(
+            group.played
+        )
+        page = text(get(client, player_url(tournament, entry)))
+        assert f"Matches {s.matches_won}–{s.matches_lost}" in page
+
+
+def test_a_one_bracket_tournaments_page_has_one_group_without_a_stage_name(client):
+    from tests.factories import make_bracket
+    from tests.public.test_standings import better_seed, play_match, playable, quick_match
+
+    tournament = make_bracket(players=4)
+    for match in playable(tournament)[:2]:
+        play_match(match, better_seed(match), quick_match)
+    top = tournament.entries.select_related("player").get(seed=1)
+    view = view_of(tournament, top)
+    (group,) = view.stages
+    assert group.name == "" and [m.round for m in group.played] == ["Semifinals"]
+    assert (view.total.matches_won, view.total.matches_lost) == (1, 0)
 
 
 # -- the knockout's seeds are the cut's places -----------------------------------------------
@@ -179,6 +291,16 @@ def test_the_knockout_shows_the_places_the_cut_gave(client, cut):
     assert printed == {slot.name: slot.seed for slot in slots}
     response = client.get(reverse("printing:bracket-pdf", args=[tournament.slug]))
     assert response.status_code == 200
+
+    # A qualifier's page names the semifinal opponent with the opponent's cut place.
+    semi = Match.objects.filter(stage=knockout, round=1).exclude(side_a=None).first()
+    assert semi is not None
+    view = view_of(tournament, semi.side_a)
+    assert view.next.opponent_seed == cut_seed[semi.side_b_id]
+    # The Swiss rounds keep the registration seeds.
+    first = view.stages[0].played[0]
+    opponent_pk = names[first.opponent]
+    assert first.opponent_seed == registered[opponent_pk]
 
 
 # -- Round control: every stage's rounds -----------------------------------------------------
