@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -24,6 +25,18 @@ class RoundInfo:
     matches: list[Match] = field(default_factory=list)
     stage: str = ""
     """The stage's name (a tournament in stages), which the label starts with."""
+    stage_number: int | None = None
+
+    @property
+    def print_query(self) -> str:
+        """The round pack's query string: its section, unless the main one, and its stage
+        (stages each number their rounds from 1)."""
+        query: dict[str, str | int] = {}
+        if self.section not in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN):
+            query["section"] = self.section
+        if self.stage_number is not None:
+            query["stage"] = self.stage_number
+        return f"?{urlencode(query)}" if query else ""
 
     @property
     def label(self) -> str:
@@ -142,6 +155,7 @@ def round_overview(tournament: Tournament) -> Overview:
                 section_label=str(Match.Section(match.section).label),
                 round=match.round,
                 stage=stage.name if stage is not None else "",
+                stage_number=stage.number if stage is not None else None,
             )
         rounds[key].matches.append(match)
     for info in rounds.values():

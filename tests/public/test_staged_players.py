@@ -326,3 +326,40 @@ def test_round_control_lists_every_stages_rounds_in_playing_order(client, cut):
     for link in links[:4]:
         response = client.get(link)
         assert response.status_code == 200, link
+
+
+def test_round_controls_print_links_print_that_stages_round_only(client, director):
+    """Two Swiss stages both have a round 1: each one's scoresheets are its own."""
+    from tests.printing.test_pdf import page_count
+
+    tournament = make_tournament(status="registration", tables=4)
+    for seed, name in enumerate(NAMES[:8], start=1):
+        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
+    first = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        name="Heats",
+        rounds=1,
+        advance=4,
+        rules=ONE_GAME_TO_100,
+    )
+    stages.add_stage(
+        tournament=tournament, user=director, kind="swiss", name="Final Swiss", rounds=1
+    )
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, first)
+    stages.close_stage(stage=first, user=director)
+    client.force_login(tournament.owner)
+    html = get(client, reverse("tournaments:round-control", args=[tournament.slug]))
+    rounds = [text(h) for h in re.findall(r"<h2>\s*(.*?)\s*<small>", html, re.S)]
+    assert rounds == ["Heats · Round 1", "Final Swiss · Round 1"]
+    links = re.findall(r'href="([^"]*/rounds/\d+/scoresheets\.pdf[^"]*)"', html)
+    assert len(links) == 2
+    sheets = []
+    for link in links:
+        response = client.get(link)
+        assert response.status_code == 200, link
+        sheets.append(page_count(response.content))
+        assert f"-stage-{len(sheets)}-swiss-round-1-" in response["Content-Disposition"]
+    assert sheets == [4, 2]
