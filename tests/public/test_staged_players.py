@@ -363,3 +363,47 @@ def test_round_controls_print_links_print_that_stages_round_only(client, directo
         sheets.append(page_count(response.content))
         assert f"-stage-{len(sheets)}-swiss-round-1-" in response["Content-Disposition"]
     assert sheets == [4, 2]
+
+
+def test_pools_cut_into_a_knockout_from_every_players_side(client, director):
+    tournament = make_tournament(status="registration", tables=4)
+    for seed, name in enumerate(NAMES[:8], start=1):
+        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
+    pools = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="round_robin",
+        name="Pools",
+        pool_size=4,
+        advance=2,
+        rules=ONE_GAME_TO_100,
+    )
+    knockout = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="single_elimination",
+        name="Knockout",
+        rules=ONE_GAME_TO_100,
+    )
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, pools, upset_every=3)
+    # Every pool match played, the stage not closed yet: nobody is out so far.
+    for entry in entries(tournament):
+        assert view_of(tournament, entry).next.kind == "finished", entry.name
+    stages.close_stage(stage=pools, user=director)
+    knockout.refresh_from_db()
+    play_open(tournament, knockout)
+    qualified = {int(pk) for pk in knockout.entrants}
+    assert len(qualified) == 4
+    for entry in entries(tournament):
+        assert "One player found:" in get(client, find_url(tournament, entry.player.name))
+        get(client, player_url(tournament, entry))
+        view = view_of(tournament, entry)
+        names = [group.name for group in view.stages]
+        assert [m.round for m in view.stages[0].played] == ["Round 1", "Round 2", "Round 3"]
+        if entry.pk in qualified:
+            assert names == ["Pools", "Knockout"]
+            assert view.stages[1].played[0].round == "Semifinals"
+            assert view.stages[1].played[0].opponent_seed in {1, 2, 3, 4}
+        else:
+            assert names == ["Pools"] and view.next.kind == "out"
