@@ -93,6 +93,10 @@ class RoundNames:
         self._last = {stage_id: last_rounds(group) for stage_id, group in by_stage.items()}
         self._double = data.double
 
+    def rounds(self, stage_id: int | None) -> int:
+        """The highest round number of the stage's matches (0: none yet)."""
+        return max(self._last.get(stage_id, {}).values(), default=0)
+
     def last(self, match: Match) -> dict[str, int]:
         """The last round of each section of the match's stage."""
         return self._last.get(match.stage_id, {})

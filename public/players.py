@@ -49,6 +49,7 @@ __all__ = [
     "fold",
     "people",
     "player_view",
+    "player_views",
     "search",
 ]
 
@@ -275,11 +276,43 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
     mine = [m for m in data.matches if entry_id in (m.side_a_id, m.side_b_id)]
     if not mine:
         return None
+    standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
+    return _drawn_view(data, entry_id, mine, standing, RoundNames(data))
+
+
+def player_views(data: PublicData) -> dict[int, PlayerView]:
+    """The view of everyone :func:`people` finds, by entry id: :func:`player_view` for
+    each, from one pass over the matches and the standings (linear in the field)."""
+    if not data.matches:
+        return {
+            entry.pk: view
+            for entry in data.entries
+            if (view := player_view(data, entry.pk)) is not None
+        }
+    by_entry: dict[int, list[Match]] = {}
+    for match in data.matches:
+        for entry_id in (match.side_a_id, match.side_b_id):
+            if entry_id is not None:
+                by_entry.setdefault(entry_id, []).append(match)
+    rows = {row.stats.entry_id: row for row in data.standings.rows}
+    names = RoundNames(data)
+    return {
+        entry_id: _drawn_view(data, entry_id, mine, rows.get(entry_id), names)
+        for entry_id, mine in by_entry.items()
+    }
+
+
+def _drawn_view(
+    data: PublicData,
+    entry_id: int,
+    mine: list[Match],
+    standing: Standing | None,
+    names: RoundNames,
+) -> PlayerView:
+    """The view of a player with matches (``mine``, in the order loaded)."""
     first = mine[0]
     entry = first.side_a if first.side_a_id == entry_id else first.side_b
     assert entry is not None
-    standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
-    names = RoundNames(data)
     stages, total = history(data, entry_id, mine, names)
     return PlayerView(
         entry_id=entry_id,
@@ -291,7 +324,7 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
         total=total,
         standing=standing,
         withdrawn=entry.withdrawn,
-        hollywood=hollywood,
+        hollywood=data.tournament.ruleset.is_hollywood,
         player_id=player_page(entry),
     )
 
@@ -327,7 +360,7 @@ def _next_up(
     stage = _last_stage(mine)
     if stage is not None:
         if stage.status == Stage.Status.RUNNING and stage.kind in QUALIFYING:
-            if not entry.withdrawn and _rounds_to_pair(data, stage):
+            if not entry.withdrawn and _rounds_to_pair(stage, names):
                 return NextUp("next_round", **ending)
             return NextUp("finished", **ending)
         if standing is None:  # out in an earlier stage, and the standings do not say where
@@ -344,12 +377,11 @@ def _last_stage(mine: list[Match]) -> Stage | None:
     return max(staged, key=lambda stage: stage.number) if staged else None
 
 
-def _rounds_to_pair(data: PublicData, stage: Stage) -> bool:
+def _rounds_to_pair(stage: Stage, names: RoundNames) -> bool:
     """Whether a Swiss stage has rounds still to pair."""
     if stage.kind != Stage.Kind.SWISS:
         return False
-    played = max((m.round for m in data.matches if m.stage_id == stage.pk), default=0)
-    return played < (stage.rounds or 0)
+    return names.rounds(stage.pk) < (stage.rounds or 0)
 
 
 def _next_match(data: PublicData, match: Match, entry_id: int, names: RoundNames) -> NextUp:

@@ -407,3 +407,15 @@ def test_pools_cut_into_a_knockout_from_every_players_side(client, director):
             assert view.stages[1].played[0].opponent_seed in {1, 2, 3, 4}
         else:
             assert names == ["Pools"] and view.next.kind == "out"
+
+
+def test_every_view_at_once_is_each_view(finished):
+    """The find pages work out every player's view in one pass: the same views."""
+    from public.players import player_views
+
+    tournament, _swiss, _knockout = finished
+    data = load(tournament)
+    views = player_views(data)
+    assert sorted(views) == sorted(e.pk for e in entries(tournament))
+    for entry_id, view in views.items():
+        assert view == player_view(data, entry_id)
