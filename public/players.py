@@ -362,7 +362,8 @@ def _next_up(
         if stage.status == Stage.Status.RUNNING and stage.kind in QUALIFYING:
             if not entry.withdrawn and _rounds_to_pair(stage, names):
                 return NextUp("next_round", **ending)
-            return NextUp("finished", **ending)
+            if not entry.withdrawn:
+                return NextUp("finished", **ending)
         if standing is None:  # out in an earlier stage, and the standings do not say where
             ending["text"] = _("Out in: %(round)s") % {"round": stage.name}
         return NextUp("out", final=placed, **ending)

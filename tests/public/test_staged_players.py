@@ -18,7 +18,7 @@ from public.players import PlayerView, player_view
 from public.views import page_context
 from tests.factories import make_player, make_tournament
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
-from tournaments import stages
+from tournaments import services, stages
 from tournaments.models import Entry, Match, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -150,6 +150,12 @@ def test_between_swiss_rounds_a_player_waits_for_the_next_pairing(client, direct
     html = get(client, player_url(tournament, entries(tournament)[0]))
     assert "Your tournament is over" not in html
     assert "The next round has not been paired yet." in html
+    # A player who drops out between rounds is out, not waiting for a pairing.
+    dropped = entries(tournament)[-1]
+    services.withdraw(entry=dropped, user=director)
+    dropped.refresh_from_db()
+    assert view_of(tournament, dropped).next.kind == "out"
+    assert "Your tournament is over" in get(client, player_url(tournament, dropped))
 
 
 # -- a player's page, stage by stage ---------------------------------------------------------
