@@ -199,13 +199,16 @@ def table_order(match: Match) -> tuple[Any, ...]:
     )
 
 
-def round_matches(tournament: Tournament, *, section: str, number: int) -> list[Match]:
-    """The round's matches that are played (byes left out), in table order. One query."""
-    matches = list(
-        Match.objects.filter(
-            tournament=tournament, section=section, round=number, is_bye=False
-        ).select_related("side_a__player", "side_b__player", "stage")
-    )
+def round_matches(
+    tournament: Tournament, *, section: str, number: int, stage: int | None = None
+) -> list[Match]:
+    """The round's matches that are played (byes left out), in table order; of a
+    tournament in stages, of the stage numbered ``stage`` only (None: of every stage).
+    One query."""
+    found = Match.objects.filter(tournament=tournament, section=section, round=number, is_bye=False)
+    if stage is not None:
+        found = found.filter(stage__number=stage)
+    matches = list(found.select_related("side_a__player", "side_b__player", "stage"))
     for match in matches:
         match.tournament = tournament  # the one already loaded, not a join per row
     return sorted(matches, key=table_order)

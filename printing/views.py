@@ -83,7 +83,9 @@ def match_scoresheet(request: HttpRequest, slug: str, match_id: int) -> HttpResp
 
 @require_GET
 def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Every scoresheet of a round, in table order, each with its table link's QR code."""
+    """Every scoresheet of a round, in table order, each with its table link's QR code;
+    ``?section=`` (the main bracket's by default) and, in a tournament in stages,
+    ``?stage=`` (its number: every stage numbers its rounds from 1) say which round."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -95,7 +97,12 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
         section = Match.Section.ROUND_ROBIN if is_round_robin else Match.Section.WINNERS
     elif section not in Match.Section.values:
         return not_found(_("There is no such section in a bracket."))
-    matches = pdf_data.round_matches(tournament, section=section, number=number)
+    stage = request.GET.get("stage", "")
+    if stage and not stage.isdigit():
+        return not_found(_("Round %(round)d has no match to print.") % {"round": number})
+    matches = pdf_data.round_matches(
+        tournament, section=section, number=number, stage=int(stage) if stage else None
+    )
     if not matches:
         return not_found(_("Round %(round)d has no match to print.") % {"round": number})
     link = lambda m: table_url(m, request)  # noqa: E731
@@ -106,6 +113,8 @@ def round_scoresheets(request: HttpRequest, slug: str, number: int) -> HttpRespo
         sheets, labels = pdf_data.round_document(tournament, matches, table_link=link)
         content = render_scoresheets(sheets, labels=labels)
     prefix = "" if section in pdf_data.MAIN_SECTIONS else f"{section}-"
+    if stage:
+        prefix = f"stage-{int(stage)}-{prefix}"
     filename = f"{slug}-{prefix}round-{number}-scoresheets.pdf"
     return pdf_response(content, filename, secret=True)
 

@@ -22,7 +22,7 @@ from scoring.engine import MatchSheet, Side
 from tournaments.models import Match
 
 from .standings import last_rounds, round_title
-from .stats import player_page
+from .stats import player_page, seed_in
 
 LIVE = ("in_play", "awaiting_confirmation")
 AT_TABLE = ("ready", "in_play", "awaiting_confirmation")
@@ -150,7 +150,7 @@ def _slot(match: Match, side: str, feeders: dict[tuple[int, str], str]) -> SlotV
     started = match.status in (*LIVE, "complete") and not match.is_bye
     return SlotView(
         name=entry.name,
-        seed=entry.seed,
+        seed=seed_in(match, entry),
         score=(match.score_a if side == "A" else match.score_b) if started else None,
         won=decided and match.winner_side == side,
         lost=decided and match.winner_side != side,
@@ -361,8 +361,8 @@ def live_table(
         status=match.status,
         a_name=match.side_a.name,
         b_name=match.side_b.name,
-        a_seed=match.side_a.seed,
-        b_seed=match.side_b.seed,
+        a_seed=seed_in(match, match.side_a),
+        b_seed=seed_in(match, match.side_b),
         a_page=player_page(match.side_a),
         b_page=player_page(match.side_b),
         **extra,

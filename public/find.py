@@ -29,7 +29,7 @@ from tournaments.models import Tournament
 from . import live as live_pages
 from .data import load, team_rosters
 from .live import Live, headers, last_modified, live, not_modified, visitor_tag
-from .players import MIN_QUERY, PlayerView, people, player_view, search
+from .players import MIN_QUERY, PlayerView, people, player_views, search
 
 FIND = "public/find.html"
 PLAYER = "public/player.html"
@@ -47,12 +47,10 @@ def _players(tournament: Tournament) -> dict[str, Any]:
         else hit
         for hit in people(data)
     ]
-    views: dict[int, PlayerView | None] = {}
-    for hit in found:
-        view = player_view(data, hit.entry_id)
-        if view is not None and hit.entry_id in rosters:
-            view = replace(view, members=rosters[hit.entry_id])
-        views[hit.entry_id] = view
+    views: dict[int, PlayerView] = player_views(data)
+    for entry_id, members in rosters.items():
+        if entry_id in views:
+            views[entry_id] = replace(views[entry_id], members=members)
     return {"people": found, "views": views}
 
 

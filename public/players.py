@@ -4,14 +4,17 @@ play next and how your matches went.
 :func:`search` finds the players whose name holds what was typed, ignoring case and
 accents ("jose" finds "José", "zolc" finds "Żółć"). :func:`player_view` builds one
 player's view: the next thing (the match being played or ready at a table, the match
-still waiting for an opponent and the match that decides who it will be, or how the
-tournament ended for them) and the matches played so far, in the order they were played.
+still waiting for an opponent and the match that decides who it will be, the next Swiss
+round to be paired, or how the tournament ended for them) and the matches played so far,
+stage by stage in the order they were played (:mod:`public.history`). Everyone who
+played a match is found and has a view to the end, in whichever stage they went out.
 
 Both take :class:`public.data.PublicData` already loaded and make no queries, so the
 pages built on them cost the same whatever the field size. Like the other public pages
-they read names and seeds only. Round names come from :func:`public.standings.round_title`,
-where a player stands from the standings, the bracket's "Winner of W1-2" placeholders and
-the live score of a table from :mod:`public.board`.
+they read names and seeds only. Round names come from :func:`public.standings.round_title`
+(each stage's within that stage), where a player stands from the standings, the
+bracket's "Winner of W1-2" placeholders and the live score of a table from
+:mod:`public.board`.
 
 What this module does not do: load anything, or know about requests and htmx
 (:mod:`public.find`).
@@ -21,15 +24,34 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from tournaments.models import Match
+from django.utils.translation import gettext as _
+
+from tournaments.models import Entry, Match, Stage
 
 from .board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
 from .data import PublicData
-from .standings import Standing, last_rounds, round_title
-from .stats import COMPLETE, player_page
+from .history import Played, RoundNames, StageHistory, Summary, history, side_of
+from .stages import QUALIFYING
+from .standings import Standing
+from .stats import COMPLETE, player_page, seed_in
+
+__all__ = [
+    "Hit",
+    "NextUp",
+    "Played",
+    "PlayerView",
+    "Search",
+    "StageHistory",
+    "Summary",
+    "fold",
+    "people",
+    "player_view",
+    "player_views",
+    "search",
+]
 
 MIN_QUERY = 2
 """Letters a search needs: one letter would list most of the field."""
@@ -53,8 +75,6 @@ _LETTERS = str.maketrans(
     }
 )
 _WORD_BREAK = re.compile(r"[\W_]+")
-
-Title = Callable[[Match], str]
 
 
 def fold(text: str) -> str:
@@ -97,14 +117,26 @@ class Search:
 
 
 def people(data: PublicData) -> list[Hit]:
-    """Everyone a visitor can look up: the players in the bracket (withdrawn ones too: they
-    played), or before the draw the players entered."""
+    """Everyone a visitor can look up: every entrant who plays in the tournament, in any
+    of its stages (withdrawn ones too: they played), with where the standings say each
+    stands; before the draw, the players entered."""
     if data.matches:
-        return [
-            Hit(row.stats.entry_id, row.stats.name, row.stats.seed, row.progress)
-            for row in data.standings.rows
-        ]
+        progress = {row.stats.entry_id: row.progress for row in data.standings.rows}
+        return [Hit(e.pk, e.name, e.seed, progress.get(e.pk, "")) for e in entrants(data)]
     return [Hit(entry.pk, entry.name, entry.seed) for entry in data.entries]
+
+
+def entrants(data: PublicData) -> list[Entry]:
+    """Every entry in a match of the tournament, whichever stage it reached, by seed: the
+    players who did not make a cut stay as findable as the ones who did."""
+    found: dict[int, Entry] = {}
+    for match in data.matches:
+        for entry in (match.side_a, match.side_b):
+            if entry is not None and entry.pk not in found:
+                found[entry.pk] = entry
+    return sorted(
+        found.values(), key=lambda e: (e.seed if e.seed is not None else 1 << 30, e.name, e.pk)
+    )
 
 
 def search(everyone: Sequence[Hit], query: str) -> Search:
@@ -179,7 +211,9 @@ class NextUp:
     ``kind``: "playing" or "awaiting" (at the table now, or the result to confirm),
     "table" (ready at a table), "queued" (ready, waiting for a free table), "waiting"
     (the opponent is still to be decided: see ``feeder``), "champion", "out",
-    "finished" (a round robin with every match of the player's played), "not_drawn".
+    "finished" (a round robin, or a qualifying stage still running, with every match of
+    the player's played), "next_round" (a Swiss round played, the next not paired yet),
+    "not_drawn".
     """
 
     kind: str
@@ -201,41 +235,19 @@ class NextUp:
 
 
 @dataclass(frozen=True, slots=True)
-class Played:
-    """A match the player has finished: from the player's side."""
-
-    match_id: int
-    key: str
-    round: str
-    outcome: str
-    """"won", "lost", "bye" (went through without playing) or "void" (nobody played it)."""
-    opponent: str = ""
-    opponent_seed: int | None = None
-    games_mine: int = 0
-    games_theirs: int = 0
-    points_mine: int = 0
-    points_theirs: int = 0
-    forfeit: bool = False
-    table: int | None = None
-
-    @property
-    def played(self) -> bool:
-        return self.outcome in ("won", "lost")
-
-    @property
-    def scored(self) -> bool:
-        """Whether it has a score to show (a walkover before any hand has none)."""
-        return self.played and not (self.forfeit and not (self.games_mine or self.games_theirs))
-
-
-@dataclass(frozen=True, slots=True)
 class PlayerView:
     entry_id: int
     name: str
     seed: int | None
     next: NextUp
     played: tuple[Played, ...] = ()
+    """Every finished match, in playing order (``stages`` one after the other)."""
+    stages: tuple[StageHistory, ...] = ()
+    """The finished matches stage by stage (one unnamed group without stages)."""
+    total: Summary = field(default_factory=Summary)
+    """The summary of every finished match."""
     standing: Standing | None = None
+    """The player's row of the standings (None: the standings have no row for them)."""
     withdrawn: bool = False
     hollywood: bool = False
     members: tuple[tuple[str, int | None], ...] = ()
@@ -261,58 +273,60 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
             hollywood=hollywood,
             player_id=player_page(entry),
         )
-    standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
-    if standing is None:
-        return None
-    last = last_rounds(data.matches)
-
-    def title(match: Match) -> str:
-        return round_title(
-            match.section, match.round, last.get(match.section, 0), double=data.double
-        )
-
     mine = [m for m in data.matches if entry_id in (m.side_a_id, m.side_b_id)]
-    played = [m for m in in_order(mine, entry_id) if m.status == COMPLETE]
+    if not mine:
+        return None
+    standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
+    return _drawn_view(data, entry_id, mine, standing, RoundNames(data))
+
+
+def player_views(data: PublicData) -> dict[int, PlayerView]:
+    """The view of everyone :func:`people` finds, by entry id: :func:`player_view` for
+    each, from one pass over the matches and the standings (linear in the field)."""
+    if not data.matches:
+        return {
+            entry.pk: view
+            for entry in data.entries
+            if (view := player_view(data, entry.pk)) is not None
+        }
+    by_entry: dict[int, list[Match]] = {}
+    for match in data.matches:
+        for entry_id in (match.side_a_id, match.side_b_id):
+            if entry_id is not None:
+                by_entry.setdefault(entry_id, []).append(match)
+    rows = {row.stats.entry_id: row for row in data.standings.rows}
+    names = RoundNames(data)
+    return {
+        entry_id: _drawn_view(data, entry_id, mine, rows.get(entry_id), names)
+        for entry_id, mine in by_entry.items()
+    }
+
+
+def _drawn_view(
+    data: PublicData,
+    entry_id: int,
+    mine: list[Match],
+    standing: Standing | None,
+    names: RoundNames,
+) -> PlayerView:
+    """The view of a player with matches (``mine``, in the order loaded)."""
+    first = mine[0]
+    entry = first.side_a if first.side_a_id == entry_id else first.side_b
+    assert entry is not None
+    stages, total = history(data, entry_id, mine, names)
     return PlayerView(
         entry_id=entry_id,
-        name=standing.stats.name,
-        seed=standing.stats.seed,
-        next=_next_up(data, entry_id, mine, standing, title, last),
-        played=tuple(_played(m, entry_id, title) for m in played),
+        name=entry.name,
+        seed=entry.seed,
+        next=_next_up(data, entry, mine, standing, names),
+        played=tuple(played for group in stages for played in group.played),
+        stages=stages,
+        total=total,
         standing=standing,
-        withdrawn=standing.stats.withdrawn,
-        hollywood=hollywood,
-        player_id=standing.stats.player_id,
+        withdrawn=entry.withdrawn,
+        hollywood=data.tournament.ruleset.is_hollywood,
+        player_id=player_page(entry),
     )
-
-
-def in_order(matches: Sequence[Match], entry_id: int) -> list[Match]:
-    """One player's matches in the order they are played: each decided one sends the player
-    on, the winner one way and the loser another, to the next (round numbers alone would
-    not do: a double elimination numbers its losers' rounds apart from the winners').
-    Matches no route links come in the order given."""
-    by_id = {m.pk: m for m in matches}
-    then: dict[int, Match] = {}
-    for m in matches:
-        if m.status == COMPLETE and m.winner_side:
-            won = m.winner_side == _side(m, entry_id)[0]
-            target = by_id.get((m.next_match_id if won else m.loser_next_match_id) or 0)
-            if target is not None:
-                then[m.pk] = target
-    fed = {target.pk for target in then.values()}
-    order: list[Match] = []
-    seen: set[int] = set()
-    for start in matches:
-        current = None if start.pk in fed else start
-        while current is not None and current.pk not in seen:
-            seen.add(current.pk)
-            order.append(current)
-            current = then.get(current.pk)
-    return order + [m for m in matches if m.pk not in seen]
-
-
-def _side(match: Match, entry_id: int) -> tuple[str, str]:
-    return ("A", "B") if match.side_a_id == entry_id else ("B", "A")
 
 
 def _urgency(match: Match) -> tuple[int, int, int, int]:
@@ -328,28 +342,52 @@ def _urgency(match: Match) -> tuple[int, int, int, int]:
 
 def _next_up(
     data: PublicData,
-    entry_id: int,
+    entry: Entry,
     mine: list[Match],
-    standing: Standing,
-    title: Title,
-    last: dict[str, int],
+    standing: Standing | None,
+    names: RoundNames,
 ) -> NextUp:
     unfinished = [m for m in mine if m.status != COMPLETE]
     if unfinished:
-        return _next_match(data, min(unfinished, key=_urgency), entry_id, title, last)
+        return _next_match(data, min(unfinished, key=_urgency), entry.pk, names)
     champion = data.standings.champion
-    ending = {"text": standing.progress, "place": standing.place_label}
-    if champion is not None and champion.entry_id == entry_id:
+    ending = {"text": "", "place": ""}
+    if standing is not None:
+        ending = {"text": standing.progress, "place": standing.place_label}
+    placed = standing is not None and standing.place is not None
+    if champion is not None and champion.entry_id == entry.pk:
         return NextUp("champion", final=True, **ending)
+    stage = _last_stage(mine)
+    if stage is not None:
+        if stage.status == Stage.Status.RUNNING and stage.kind in QUALIFYING:
+            if not entry.withdrawn and _rounds_to_pair(stage, names):
+                return NextUp("next_round", **ending)
+            if not entry.withdrawn:
+                return NextUp("finished", **ending)
+        if standing is None:  # out in an earlier stage, and the standings do not say where
+            ending["text"] = _("Out in: %(round)s") % {"round": stage.name}
+        return NextUp("out", final=placed, **ending)
     if data.round_robin:
         return NextUp("finished", final=data.standings.complete, **ending)
-    return NextUp("out", final=standing.place is not None, **ending)
+    return NextUp("out", final=placed, **ending)
 
 
-def _next_match(
-    data: PublicData, match: Match, entry_id: int, title: Title, last: dict[str, int]
-) -> NextUp:
-    side, other = _side(match, entry_id)
+def _last_stage(mine: list[Match]) -> Stage | None:
+    """The last stage the player played in (None: a tournament of one bracket)."""
+    staged = [m.stage for m in mine if m.stage_id is not None]
+    return max(staged, key=lambda stage: stage.number) if staged else None
+
+
+def _rounds_to_pair(stage: Stage, names: RoundNames) -> bool:
+    """Whether a Swiss stage has rounds still to pair."""
+    if stage.kind != Stage.Kind.SWISS:
+        return False
+    return names.rounds(stage.pk) < (stage.rounds or 0)
+
+
+def _next_match(data: PublicData, match: Match, entry_id: int, names: RoundNames) -> NextUp:
+    side, other = side_of(match, entry_id)
+    title = names.title
     where = {
         "round": title(match),
         "match_id": match.pk,
@@ -366,11 +404,13 @@ def _next_match(
         return NextUp("waiting", feeder=feeder, **where)
     who = {
         "opponent": opponent.name,
-        "opponent_seed": opponent.seed,
+        "opponent_seed": seed_in(match, opponent),
         "opponent_page": player_page(opponent),
     }
     if match.status in LIVE:
-        table = live_table(match, data.sheets.get(match.pk), last, double=data.double)
+        table = live_table(
+            match, data.sheets.get(match.pk), names.last(match), double=names.double(match)
+        )
         kind = "awaiting" if match.status == Match.Status.AWAITING else "playing"
         return NextUp(kind, score=_score(table, side), **where, **who)
     if match.status == Match.Status.READY:
@@ -389,29 +429,3 @@ def _score(table: LiveTable, side: str) -> LiveScore:
         for number, a, b, w in table.columns
     )
     return LiveScore(table.hands, *games, table.game_number, *points, columns)
-
-
-def _played(match: Match, entry_id: int, title: Title) -> Played:
-    side, other = _side(match, entry_id)
-    if match.is_bye:
-        outcome = "bye" if match.winner_side == side else "void"
-        return Played(match.pk, match.key, title(match), outcome)
-    opponent = match.entry(other)
-    scores = (match.score_a, match.score_b, match.total_a, match.total_b)
-    games_mine, games_theirs, points_mine, points_theirs = (
-        scores if side == "A" else (scores[1], scores[0], scores[3], scores[2])
-    )
-    return Played(
-        match_id=match.pk,
-        key=match.key,
-        round=title(match),
-        outcome="won" if match.winner_side == side else "lost",
-        opponent=opponent.name if opponent is not None else "",
-        opponent_seed=opponent.seed if opponent is not None else None,
-        games_mine=games_mine,
-        games_theirs=games_theirs,
-        points_mine=points_mine,
-        points_theirs=points_theirs,
-        forfeit=match.forfeit,
-        table=match.table,
-    )

@@ -67,6 +67,18 @@ def player_page(entry: Entry | None) -> int | None:
     return entry.player_id
 
 
+def seed_in(match: Match, entry: Entry) -> int | None:
+    """The seed ``entry`` holds in ``match``: in a stage made by a cut, the place the cut
+    gave the player (what decided the bracket: :meth:`Stage.cut_seed`); elsewhere the
+    registration seed. Reads ``match.stage`` only for a staged match: load it with the
+    match (:func:`public.data.attach_stages`, ``select_related``)."""
+    if match.stage_id is not None:
+        seed = match.stage.cut_seed(entry.pk)
+        if seed is not None:
+            return seed
+    return entry.seed
+
+
 def _stats_for(entry: Entry) -> PlayerStats:
     page = player_page(entry)
     return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn, player_id=page)

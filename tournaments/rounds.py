@@ -1,11 +1,13 @@
 """What the round-control screen shows: per round, which tables are still playing, what
-is queued for a table and what awaits confirmation (of a tournament in stages, the
-stage being played). Read-only; two queries."""
+is queued for a table and what awaits confirmation. A tournament in stages lists every
+stage's rounds, stage after stage, each named with its stage ("Swiss · Round 1",
+"Knockout · Round 1": round numbers start again in each stage). Read-only; two queries."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -21,9 +23,28 @@ class RoundInfo:
     section_label: str
     round: int
     matches: list[Match] = field(default_factory=list)
+    stage: str = ""
+    """The stage's name (a tournament in stages), which the label starts with."""
+    stage_number: int | None = None
+
+    @property
+    def print_query(self) -> str:
+        """The round pack's query string: its section, unless the main one, and its stage
+        (stages each number their rounds from 1)."""
+        query: dict[str, str | int] = {}
+        if self.section not in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN):
+            query["section"] = self.section
+        if self.stage_number is not None:
+            query["stage"] = self.stage_number
+        return f"?{urlencode(query)}" if query else ""
 
     @property
     def label(self) -> str:
+        label = self._round_label
+        return f"{self.stage} · {label}" if self.stage else label
+
+    @property
+    def _round_label(self) -> str:
         if self.section in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN, Match.Section.SWISS):
             return _("Round %(round)d") % {"round": self.round}
         if self.section in (Match.Section.LOSERS, Match.Section.CONSOLATION):
@@ -124,18 +145,17 @@ def round_overview(tournament: Tournament) -> Overview:
         .select_related("side_a__player", "side_b__player", "stage")
         .order_by("pk")
     )
-    if any(m.stage_id for m in matches):
-        # A tournament in stages: the stage being played (the latest with matches).
-        latest = max(m.stage.number for m in matches if m.stage is not None)
-        matches = [m for m in matches if m.stage is not None and m.stage.number == latest]
-    rounds: dict[tuple[str, int], RoundInfo] = {}
+    rounds: dict[tuple[int, str, int], RoundInfo] = {}
     for match in matches:
-        key = (match.section, match.round)
+        stage = match.stage if match.stage_id is not None else None
+        key = (stage.number if stage is not None else 0, match.section, match.round)
         if key not in rounds:
             rounds[key] = RoundInfo(
                 section=match.section,
                 section_label=str(Match.Section(match.section).label),
                 round=match.round,
+                stage=stage.name if stage is not None else "",
+                stage_number=stage.number if stage is not None else None,
             )
         rounds[key].matches.append(match)
     for info in rounds.values():
@@ -145,7 +165,7 @@ def round_overview(tournament: Tournament) -> Overview:
         key=lambda m: (m.round, m.position, m.pk),
     )
     return Overview(
-        rounds=[rounds[key] for key in sorted(rounds, key=lambda k: play_order(*k))],
+        rounds=[rounds[key] for key in sorted(rounds, key=lambda k: (k[0], *play_order(*k[1:])))],
         tables=tournament.tables,
         in_use=sorted(m.table for m in matches if m.status in PLAYING and m.table),
         queue=queue,

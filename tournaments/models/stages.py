@@ -174,6 +174,20 @@ class Stage(models.Model):
     def tiebreak_names(self) -> list[str]:
         return list(self.tiebreaks or DEFAULT_TIEBREAKS)
 
+    def cut_seed(self, entry_id: int) -> int | None:
+        """The seed the cut gave ``entry_id`` in this stage: its place in the order the
+        cut wrote (:attr:`entrants`, 1 first). None in the first stage, which plays with
+        the registration seeds, and for a player the cut did not bring in."""
+        if self.number <= 1:
+            return None
+        entrants = self.entrants or []
+        cached = getattr(self, "_cut_seeds", None)
+        if cached is None or cached[0] is not entrants:
+            seeds = {int(pk): place for place, pk in enumerate(entrants, start=1)}
+            cached = (entrants, seeds)
+            self._cut_seeds = cached  # read once per stage as loaded, not once per box
+        return cached[1].get(entry_id)
+
 
 @functools.lru_cache(maxsize=256)
 def _resolved(key: tuple[tuple[str, type, object], ...]) -> RuleSet:
