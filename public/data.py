@@ -24,6 +24,17 @@ from .standings import Standings, compute
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
 # Never read by these pages; the timestamps cost a conversion each, ~2,300 a page at 256.
 UNUSED_MATCH_FIELDS = ("token", "token_revoked", "queued_at", "started_at", "completed_at")
+ENTRY_FIELDS = (
+    "tournament",
+    "seed",
+    "withdrawn",
+    "registered_at",
+    "team_name",
+    "player",
+    "player__name",
+    "player__hidden",
+)
+"""What the pages read of an entry that is in no match (names and seeds: nothing private)."""
 UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created", "player__updated")
 
 
@@ -34,6 +45,9 @@ class PublicData:
     standings: Standings
     entries: list[Entry] = field(default_factory=list)
     stages: list[Stage] = field(default_factory=list)
+    waiting: list[Entry] = field(default_factory=list)
+    """Entries of a staged tournament in no match yet: a late entry to a running Swiss
+    before the next round is paired (they are in its standings, findable, with a page)."""
 
     def stage_views(self) -> list[StageView]:
         return stage_views(self.tournament, self.stages, self.matches, self.standings)
@@ -79,24 +93,30 @@ def load(tournament: Tournament) -> PublicData:
         sheets = _sheets(tournament, matches)
     else:
         entries = list(
-            tournament.entries.filter(withdrawn=False)
-            .select_related("player")
-            .only(
-                "tournament",
-                "seed",
-                "withdrawn",
-                "registered_at",
-                "team_name",
-                "player",
-                "player__name",
-                "player__hidden",
-            )
+            tournament.entries.filter(withdrawn=False).select_related("player").only(*ENTRY_FIELDS)
         )
+    waiting: list[Entry] = []
     if stages:
-        result = overall(tournament, stages, matches, sheets)
+        waiting = _waiting(tournament, stages, matches)
+        result = overall(tournament, stages, matches, sheets, waiting)
     else:
         result = compute(tournament, matches, sheets)
-    return PublicData(tournament, matches, result, entries, stages)
+    return PublicData(tournament, matches, result, entries, stages, waiting)
+
+
+def _waiting(tournament: Tournament, stages: list[Stage], matches: list[Match]) -> list[Entry]:
+    """The entries in no match yet (one query; none unless the first stage is a Swiss, the
+    only stage a player can join late)."""
+    if stages[0].kind != Stage.Kind.SWISS:
+        return []
+    sides = {pk for m in matches for pk in (m.side_a_id, m.side_b_id) if pk is not None}
+    return list(
+        tournament.entries.filter(withdrawn=False)
+        .exclude(pk__in=sides)
+        .select_related("player")
+        .only(*ENTRY_FIELDS)
+        .order_by("seed", "pk")
+    )
 
 
 # The engine's sheets of the matches this process scored lately, by what decides a sheet:

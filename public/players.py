@@ -122,7 +122,8 @@ def people(data: PublicData) -> list[Hit]:
     stands; before the draw, the players entered."""
     if data.matches:
         progress = {row.stats.entry_id: row.progress for row in data.standings.rows}
-        return [Hit(e.pk, e.name, e.seed, progress.get(e.pk, "")) for e in entrants(data)]
+        everyone = [*entrants(data), *data.waiting]
+        return [Hit(e.pk, e.name, e.seed, progress.get(e.pk, "")) for e in everyone]
     return [Hit(entry.pk, entry.name, entry.seed) for entry in data.entries]
 
 
@@ -274,10 +275,11 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
             player_id=player_page(entry),
         )
     mine = [m for m in data.matches if entry_id in (m.side_a_id, m.side_b_id)]
-    if not mine:
+    entry = _entry_in(mine, entry_id) or next((e for e in data.waiting if e.pk == entry_id), None)
+    if entry is None:
         return None
     standing = next((row for row in data.standings.rows if row.stats.entry_id == entry_id), None)
-    return _drawn_view(data, entry_id, mine, standing, RoundNames(data))
+    return _drawn_view(data, entry, mine, standing, RoundNames(data))
 
 
 def player_views(data: PublicData) -> dict[int, PlayerView]:
@@ -296,23 +298,34 @@ def player_views(data: PublicData) -> dict[int, PlayerView]:
                 by_entry.setdefault(entry_id, []).append(match)
     rows = {row.stats.entry_id: row for row in data.standings.rows}
     names = RoundNames(data)
-    return {
-        entry_id: _drawn_view(data, entry_id, mine, rows.get(entry_id), names)
-        for entry_id, mine in by_entry.items()
-    }
+    views = {}
+    for entry_id, mine in by_entry.items():
+        entry = _entry_in(mine, entry_id)
+        assert entry is not None
+        views[entry_id] = _drawn_view(data, entry, mine, rows.get(entry_id), names)
+    for entry in data.waiting:
+        views[entry.pk] = _drawn_view(data, entry, [], rows.get(entry.pk), names)
+    return views
+
+
+def _entry_in(mine: list[Match], entry_id: int) -> Entry | None:
+    """The entry as loaded with the first of its matches (None: it has none)."""
+    if not mine:
+        return None
+    first = mine[0]
+    return first.side_a if first.side_a_id == entry_id else first.side_b
 
 
 def _drawn_view(
     data: PublicData,
-    entry_id: int,
+    entry: Entry,
     mine: list[Match],
     standing: Standing | None,
     names: RoundNames,
 ) -> PlayerView:
-    """The view of a player with matches (``mine``, in the order loaded)."""
-    first = mine[0]
-    entry = first.side_a if first.side_a_id == entry_id else first.side_b
-    assert entry is not None
+    """The view of a player once the draw is made: ``mine``, their matches in the order
+    loaded (none for a late entry waiting for the next round's pairing)."""
+    entry_id = entry.pk
     stages, total = history(data, entry_id, mine, names)
     return PlayerView(
         entry_id=entry_id,
@@ -354,6 +367,10 @@ def _next_up(
     ending = {"text": "", "place": ""}
     if standing is not None:
         ending = {"text": standing.progress, "place": standing.place_label}
+    if not mine:  # entered late: in the next round's pairing
+        if standing is not None and standing.place is not None:
+            return NextUp("out", final=True, **ending)
+        return NextUp("next_round", **ending)
     placed = standing is not None and standing.place is not None
     if champion is not None and champion.entry_id == entry.pk:
         return NextUp("champion", final=True, **ending)

@@ -23,11 +23,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.engine import MatchSheet
-from tournaments.models import Match, Stage, Tournament
+from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.stages import current_round, current_stage, stage_standings
 
 from .standings import Standing, Standings, elimination_rows, place_label
-from .stats import PlayerStats, player_stats
+from .stats import PlayerStats, player_stats, stats_for
 
 QUALIFYING = ("swiss", "round_robin")
 """Stages shown as standings by tiebreaks and pairings (knockouts are drawn as brackets)."""
@@ -121,18 +121,23 @@ def overall(
     stages: Sequence[Stage],
     matches: Sequence[Match],
     sheets: dict[int, MatchSheet],
+    waiting: Sequence[Entry] = (),
 ) -> Standings:
     """The final standings of a staged tournament: every entrant, best first.
 
     The last stage played's places come first (its knockout placings, or its standings
     by its tiebreaks), then the players out in each earlier stage, stage by stage
     backwards, by their place there (pools: by pool place, then across pools by the
-    stage's tiebreaks); players level there share a place here ("9–10"). While a stage
+    stage's tiebreaks); players level there share a place here ("9–10"). ``waiting``, the
+    entries in no match yet (a late entry before the next Swiss round), belong to the
+    first stage and have played nothing there. While a stage
     is being played, its players have no final place yet (their progress says how far
     they are); the players out before it have theirs as soon as the cut is made. Each
     row's numbers are the whole event's; ``stage_reached`` names the player's last
     stage."""
     stats = player_stats(matches, sheets)
+    for entry in waiting:
+        stats.setdefault(entry.pk, stats_for(entry))
     by_stage: dict[int, list[Match]] = {}
     for match in matches:
         if match.stage_id is not None:
@@ -141,6 +146,8 @@ def overall(
     reached: dict[int, Stage] = {}
     for stage in played:
         members = [*stage.entrants, *_sides(by_stage[stage.pk])]
+        if stage.number == 1:
+            members += [entry.pk for entry in waiting]
         for entry_id in members:
             if int(entry_id) in stats:
                 reached[int(entry_id)] = stage
@@ -210,7 +217,9 @@ def _out_rows(
 
     def out_text(entry: int, label: str, pool: int | None) -> str:
         params = {"stage": stage.name, "place": label, "pool": pool}
-        if pool is not None:
+        if not label:  # entered late, and the stage ended before they were paired
+            text = _("Out in %(stage)s: did not play") % params
+        elif pool is not None:
             text = _("Out in %(stage)s: place %(place)s in pool %(pool)d") % params
         else:
             text = _("Out in %(stage)s: place %(place)s") % params

@@ -79,7 +79,8 @@ def seed_in(match: Match, entry: Entry) -> int | None:
     return entry.seed
 
 
-def _stats_for(entry: Entry) -> PlayerStats:
+def stats_for(entry: Entry) -> PlayerStats:
+    """A player's line before they have played: their name and seed, no numbers."""
     page = player_page(entry)
     return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn, player_id=page)
 
@@ -90,7 +91,7 @@ def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dic
     for match in matches:
         for entry in (match.side_a, match.side_b):
             if entry is not None and entry.pk not in stats:
-                stats[entry.pk] = _stats_for(entry)
+                stats[entry.pk] = stats_for(entry)
     for match in matches:
         if match.is_bye or match.side_a_id is None or match.side_b_id is None:
             continue

@@ -11,6 +11,7 @@ import re
 from html import unescape
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 
 from public.data import load
@@ -18,7 +19,7 @@ from public.players import PlayerView, player_view
 from public.views import page_context
 from tests.factories import make_player, make_tournament
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
-from tournaments import services, stages
+from tournaments import registration, services, stages
 from tournaments.models import Entry, Match, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -425,3 +426,29 @@ def test_every_view_at_once_is_each_view(finished):
     assert sorted(views) == sorted(e.pk for e in entries(tournament))
     for entry_id, view in views.items():
         assert view == player_view(data, entry_id)
+
+
+def test_a_late_entry_is_found_placed_and_paged_before_the_next_pairing(client, director):
+    """A late entry to a running Swiss is in no match until the next round is paired: in
+    the meantime they are findable, have a page saying the next round is to be paired,
+    and a row "in play" in the standings, as every other player still in."""
+    tournament, swiss, _knockout = swiss_into_top_four(director)
+    play_open(tournament, swiss, upset_every=3)
+    late = registration.add_entry(
+        tournament=tournament, player=make_player(name="Ярослава Late"), user=director
+    )
+    html = get(client, find_url(tournament, "Ярослава"))
+    assert "One player found:" in html and "Ярослава Late" in html
+    page = get(client, player_url(tournament, late))
+    assert "The next round has not been paired yet." in page
+    assert view_of(tournament, late).next.kind == "next_round"
+    payload = client.get(reverse("public:standings-json", args=[tournament.slug])).json()
+    row = next(r for r in payload["standings"] if r["name"] == "Ярослава Late")
+    assert row["place"] is None and row["stage_reached"] == swiss.name
+    assert "0 of 3 rounds played" in row["progress"]
+    # Paired in the next round, they play on like everyone else.
+    stages.pair_next_round(stage=swiss, user=director)
+    assert (
+        Match.objects.filter(stage=swiss, round=2).filter(Q(side_a=late) | Q(side_b=late)).exists()
+    )
+    assert "Ярослава Late" in get(client, find_url(tournament, "Ярослава"))
