@@ -8,8 +8,12 @@ from typing import Any
 FORMAT = "ginclub-tournament"
 VERSION = 1
 TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
-OPTIONAL_TOP_KEYS = ("stages",)
-"""Written only for a tournament in stages: without it, the tournament is one bracket."""
+BUILD_KEY = "ginclub_version"
+"""Which build wrote the archive (``ginclub --version``): for the reader and a bug report,
+never for the import, which reads archives without it (written before it was) too."""
+OPTIONAL_TOP_KEYS = (BUILD_KEY, "stages")
+"""``stages`` is written only for a tournament in stages: without it, the tournament is
+one bracket."""
 
 TOURNAMENT_FIELDS = (
     "name",
