@@ -8,7 +8,7 @@ Three ways to run it:
   redirects or HSTS (a venue LAN has no certificates: they would lock the phones out).
 - **Development** (``ginclub dev``, ``make dev``, and the default): DEBUG on, a throwaway key.
 - **Club server** (``DJANGO_DEBUG=0``): ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS`` and
-  usually ``DATABASE_URL`` (PostgreSQL), behind a TLS proxy; see the README.
+  usually ``DATABASE_URL`` (PostgreSQL), behind a TLS proxy; see docs/club-server.md.
 
 Data (the SQLite database, the secret key, the shared cache) lives in ``GINCLUB_DATA_DIR``
 (default: the user's own data folder when installed, ``data/`` in a checkout; see

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import tomllib
 from importlib import metadata
@@ -163,3 +164,37 @@ def test_export_json_says_which_build_wrote_it():
     document = export_tournament(make_tournament())
     assert document["ginclub_version"] == metadata.version("ginclub")
     json.dumps(document)
+
+
+# -- the README and docs/ ---------------------------------------------------------------------
+
+
+def test_the_readme_is_short_and_links_the_rest():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 120
+    assert "Python 3.11, 3.12 or 3.13" in readme
+    for step in ("py -m venv", "pipx install", "python3 -m venv", "make run", "make test"):
+        assert step in readme, step
+    linked = re.findall(r"\]\((docs/[^)]+)\)", readme)
+    assert set(linked) >= {
+        "docs/director.md",
+        "docs/club-server.md",
+        "docs/code.md",
+        "docs/performance.md",
+        "docs/rules.md",
+    }
+    for target in linked:
+        assert (ROOT / target).is_file(), target
+
+
+def test_the_docs_hold_what_left_the_readme():
+    docs = ROOT / "docs"
+    for name, heading in (
+        ("director.md", "### Stages: a qualifying round and a cut"),
+        ("director.md", "## Rule presets"),
+        ("club-server.md", "# Running it for a club"),
+        ("code.md", "## Dependencies and why"),
+        ("code.md", "## The distribution"),
+        ("performance.md", "**Followers.**"),
+    ):
+        assert heading in (docs / name).read_text(), (name, heading)
