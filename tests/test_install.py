@@ -30,6 +30,16 @@ def test_the_version_is_the_distributions():
     assert VERSION == metadata.version("ginclub") == PYPROJECT["project"]["version"]
 
 
+def test_a_checkout_never_installed_reads_pyproject(monkeypatch):
+    from config import version
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    assert version.installed_version() == PYPROJECT["project"]["version"]
+
+
 def test_ginclub_version_prints_it_and_stops(capsys):
     with pytest.raises(SystemExit) as stopped:
         cli.main(["--version"])
