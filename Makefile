@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,9 @@ run: $(RUN_STAMP)
 dev: $(RUN_STAMP)
 	$(BIN)/ginclub dev --port $(PORT)
 
-## test: lint, type-check and run the whole test suite
-test: $(DEV_STAMP) test-deps lint typecheck pytest
+## test: lint, type-check and run the whole test suite; then the wheel, installed and
+## serving (wheel-check), and the engine's and tournaments' tests on the other Pythons
+test: $(DEV_STAMP) test-deps lint typecheck pytest wheel-check pythons
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -42,6 +43,23 @@ typecheck: $(DEV_STAMP)
 
 pytest: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+## dist: the wheel a director downloads (and the sdist), in dist/: the packages with the
+## templates, static files, compiled translations, PDF fonts and demo (setup.py's build step)
+dist: $(DEV_STAMP)
+	rm -rf dist build
+	$(PY) -m build --outdir dist .
+
+## wheel-check: that wheel in a fresh virtualenv outside the checkout (the newest Python
+## found), the venue server started from an empty folder on loopback: home page in three
+## languages, stylesheet, a round pack PDF whose QR codes decode (.ci/wheel_check)
+wheel-check: dist test-deps
+	$(PY) .ci/wheel_check dist
+
+## pythons: the engine's and the tournaments' tests on every other supported Python on
+## this machine (3.12, 3.13, 3.14 where installed), each in a virtualenv of its own
+pythons: $(DEV_STAMP)
+	$(PY) .ci/python_versions
 
 ## test-deps: Debian's Chromium (Playwright drives it; never a downloaded browser),
 ## poppler-utils (PDF pages to PNG), zbar-tools (decodes the printed QR codes) and
@@ -91,4 +109,4 @@ translations: $(DEV_STAMP)
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-3.* .pytest_cache .mypy_cache .ruff_cache dist build

@@ -8,7 +8,8 @@ entry is its index in ``entries`` (``players[i]`` is the player of ``entries[i]`
 match is its key, a hand is its match key and number, a user is a username. Times are
 UTC ISO 8601 with microseconds. The document carries no export time, so exporting,
 importing into an empty database and exporting again gives the same document, byte for
-byte.
+byte. ``ginclub_version`` names the build that wrote it (``ginclub --version``), for the
+reader and a bug report; the import reads archives without it (written before it was).
 
 In audit rows, ``object`` is ``{"type", "ref"}``: ``ref`` is the match key, the entry
 index or ``[match key, hand number]``, and null for the tournament itself or an object

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 
 from scoring.models import Hand
@@ -15,6 +16,7 @@ from tournaments.registry import PRIVATE_FIELDS
 
 from .schema import (
     AUDIT_FIELDS,
+    BUILD_KEY,
     DECISION_FIELDS,
     ENTRY_FIELDS,
     FORMAT,
@@ -74,6 +76,7 @@ def export_tournament(
     document: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
+        BUILD_KEY: settings.GINCLUB_VERSION,
         "tournament": _tournament_row(tournament),
         "players": [_player_row(player, shows_private) for player in players],
         "entries": [

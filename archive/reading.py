@@ -20,6 +20,7 @@ from .decision_rows import check_decisions
 from .records import _field_value, _json_value, _list, _Record, _show, _text
 from .schema import (
     AUDIT_FIELDS,
+    BUILD_KEY,
     ENTRY_FIELDS,
     ENTRY_TEAM_FIELDS,
     FORMAT,
@@ -132,6 +133,8 @@ def _check_document(data: Any) -> _Record:
         raise ArchiveError(
             f"archive version {_show(version)} is not supported (expected {VERSION})"
         )
+    if not isinstance(data.get(BUILD_KEY, ""), str):
+        raise ArchiveError(f"archive.{BUILD_KEY} must be text, not {_show(data[BUILD_KEY])}")
     return _Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
 
 

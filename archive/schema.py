@@ -8,7 +8,10 @@ from typing import Any
 FORMAT = "ginclub-tournament"
 VERSION = 1
 TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
-OPTIONAL_TOP_KEYS = ("stages", "decisions")
+BUILD_KEY = "ginclub_version"
+"""Which build wrote the archive (``ginclub --version``): for the reader and a bug report,
+never for the import, which reads archives without it (written before it was) too."""
+OPTIONAL_TOP_KEYS = (BUILD_KEY, "stages", "decisions")
 """``stages``: written only for a tournament in stages; without it, the tournament is one
 bracket. ``decisions``: written only when the tournament has any (see
 :data:`DECISION_FIELDS`); an archive from before them has none, and its matches decided

@@ -6,6 +6,7 @@
     ginclub backup              one backup of the database now
     ginclub restore FILE        put a backup back (stop the venue server first)
     ginclub manage ARGS…        any ``manage.py`` command
+    ginclub --version           which build this is
 
 The options become the environment that :mod:`config.settings` reads, before Django is
 set up. Nothing here needs make, a shell or fork.
@@ -22,14 +23,19 @@ from collections.abc import Sequence
 
 
 def _parser() -> argparse.ArgumentParser:
+    from config.paths import data_folder
+    from config.version import VERSION
+
     parser = argparse.ArgumentParser(prog="ginclub", description="Gin rummy club tournaments.")
+    parser.add_argument("--version", action="version", version=f"ginclub {VERSION}")
+    data_help = f"the data folder (database, secret key); default {data_folder()}"
     commands = parser.add_subparsers(dest="command")
     venue = commands.add_parser("venue", help="serve the tournament to the room (default)")
     dev = commands.add_parser("dev", help="development server on 127.0.0.1, DEBUG on")
     for sub in (venue, dev):
         sub.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     for sub in (venue, commands.add_parser("backup", help="back the database up now")):
-        sub.add_argument("--data", help="the data folder (database, secret key); default data/")
+        sub.add_argument("--data", help=data_help)
         sub.add_argument("--backups", help="where backups go, e.g. a USB stick")
     venue.add_argument("--no-demo", action="store_true", help="no demo tournament on first start")
     venue.add_argument(
@@ -39,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     restore = commands.add_parser("restore", help="restore a backup (stop the server first)")
     restore.add_argument("file")
-    restore.add_argument("--data", help="the data folder to restore into; default data/")
+    restore.add_argument("--data", help=data_help)
     restore.add_argument("--backups", help="where the replaced database is kept")
     manage = commands.add_parser("manage", help="run a manage.py command")
     manage.add_argument("arguments", nargs=argparse.REMAINDER)
@@ -76,7 +82,7 @@ COMMANDS = ("venue", "dev", "backup", "restore", "manage")
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if not arguments or arguments[0] not in (*COMMANDS, "-h", "--help"):
+    if not arguments or arguments[0] not in (*COMMANDS, "-h", "--help", "--version"):
         arguments.insert(0, "venue")  # `ginclub` alone, or `ginclub --port 8123`
     options = _parser().parse_args(arguments)
     _environment(options)

@@ -8,11 +8,13 @@ Three ways to run it:
   redirects or HSTS (a venue LAN has no certificates: they would lock the phones out).
 - **Development** (``ginclub dev``, ``make dev``, and the default): DEBUG on, a throwaway key.
 - **Club server** (``DJANGO_DEBUG=0``): ``DJANGO_SECRET_KEY``, ``DJANGO_ALLOWED_HOSTS`` and
-  usually ``DATABASE_URL`` (PostgreSQL), behind a TLS proxy; see the README.
+  usually ``DATABASE_URL`` (PostgreSQL), behind a TLS proxy; see docs/club-server.md.
 
 Data (the SQLite database, the secret key, the shared cache) lives in ``GINCLUB_DATA_DIR``
-(default ``data/`` in the checkout), backups in ``GINCLUB_BACKUP_DIR`` (default
-``<data>/backups``; point it at a USB stick).
+(default: the user's own data folder when installed, ``data/`` in a checkout; see
+:mod:`config.paths`), backups in ``GINCLUB_BACKUP_DIR`` (default ``<data>/backups``; point it
+at a USB stick). Templates, static files and translations are read from
+:data:`config.paths.SITE_FOLDER`: the installed package's own copy, or the checkout.
 """
 
 from __future__ import annotations
@@ -28,9 +30,13 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config import network
+from config import network, paths, version
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+# The folder of the templates, static files and translations (config/paths.py): the
+# installed package's own copy, or the checkout. BASE_DIR is Django's usual name for it.
+SITE_FOLDER = BASE_DIR = paths.SITE_FOLDER
+# Which build this is (ginclub --version; the footer; export.json's ginclub_version).
+GINCLUB_VERSION = version.VERSION
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -60,7 +66,7 @@ def venue_secret_key(path: Path) -> str:
     return path.read_text().strip()
 
 
-DATA_DIR = Path(os.environ.get("GINCLUB_DATA_DIR", BASE_DIR / "data")).resolve()
+DATA_DIR = Path(os.environ.get("GINCLUB_DATA_DIR") or paths.data_folder()).resolve()
 BACKUP_DIR = Path(os.environ.get("GINCLUB_BACKUP_DIR", DATA_DIR / "backups")).resolve()
 # Backups kept in BACKUP_DIR (the oldest go first), and the longest wait between two.
 BACKUP_KEEP = int(os.environ.get("GINCLUB_BACKUP_KEEP", "30"))
@@ -132,7 +138,7 @@ ROOT_URLCONF = "config.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_FOLDER / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -140,6 +146,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.version.context",
             ],
         },
     },
@@ -237,13 +244,13 @@ LANGUAGES = [
     ("es", _("Spanish")),
     ("af", _("Afrikaans")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_FOLDER / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SITE_FOLDER / "static"]
 STATIC_ROOT = DATA_DIR / "static"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -121,6 +121,7 @@ def banner(*, port: int, password: str | None, out: TextIO) -> None:
             % {"user": "director", "pw": password}
             + "\n"
         )
+    write("\n" + _("Data folder: %(path)s") % {"path": settings.DATA_DIR})
     if connection.vendor == "sqlite":
         write("\n" + _("Database: %(path)s") % {"path": settings.DATABASES["default"]["NAME"]})
         write(

@@ -495,12 +495,13 @@ ENGLISH_WORDS = _word_list(
 )
 # Words that are the same in both languages, card ranks and match keys (W1-2, P), and
 # "none", the word the setup form takes for "no big gin" in any language; the names of
-# rule sets (Palace, Tedesco) and the language switcher's codes.
+# rule sets (Palace, Tedesco) and the language switcher's codes; the program's own name in
+# the footer (ginclub, as `ginclub --version` prints it).
 SAME_IN_BOTH = _word_list(
     """
     A B C J Q K N P W O Gin gin Gins rummy Hollywood Oklahoma Total total Final final Club
     Director Provisional control a no vs PDF JSON CSV UTF A4 kB EN ES Rating rating none
-    AF Palace Tedesco
+    AF Palace Tedesco ginclub
     """
 )
 

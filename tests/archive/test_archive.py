@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+from importlib import metadata
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -156,10 +157,17 @@ def test_the_archive_holds_everything_by_stable_references():
     tournament = played_tournament()
     document = json.loads(export(tournament))
     # Six players in a bracket of eight: two byes, decisions of the draw (issue 28).
-    assert list(document) == [*archive.TOP_KEYS, "decisions"]
+    assert list(document) == [
+        "format",
+        "version",
+        "ginclub_version",
+        *archive.TOP_KEYS[2:],
+        "decisions",
+    ]
     byes = [row for row in document["decisions"] if row["kind"] == "bye"]
     assert len(byes) == 2 and all(row["by"] == "ana" and row["entry"] in range(6) for row in byes)
     assert (document["format"], document["version"]) == (archive.FORMAT, archive.VERSION)
+    assert document["ginclub_version"] == metadata.version("ginclub")  # which build wrote it
     info = document["tournament"]
     assert info["owner"] == "ana" and info["co_directors"] == ["bea"]
     assert info["scorekeepers"] == ["carl"]
@@ -316,6 +324,7 @@ BAD = [
     pytest.param(["version"], 2, "version 2 is not supported", id="version"),
     pytest.param(["audit"], KeyError, "audit missing", id="missing-top-key"),
     pytest.param(["extra"], 1, "unknown key", id="unknown-top-key"),
+    pytest.param(["ginclub_version"], 1, "ginclub_version must be text", id="build"),
     pytest.param(["tournament", "tables"], "8", "tournament.tables must be a whole", id="type"),
     pytest.param(["tournament", "tables"], 0, "tournament.tables", id="range"),
     pytest.param(["tournament", "draw_seed"], 2**70, "out of range", id="huge-number"),
@@ -521,6 +530,15 @@ def test_round_trip_of_a_tournament_in_stages(tmp_path):
         again.entries.order_by("pk")[i].pk for i in document["stages"][1]["entrants"]
     ]
     call_command("verify_tournament", again.slug, stdout=io.StringIO())  # exits 1 if not
+
+
+def test_an_archive_from_another_build_or_from_before_builds_imports(archived, tmp_path):
+    archived["ginclub_version"] = "0.0.1"
+    run_import(write(tmp_path, archived))
+    forget(Tournament.objects.get())
+    del archived["ginclub_version"]  # written before issue 30
+    run_import(write(tmp_path, archived))
+    assert Tournament.objects.count() == 1
 
 
 def test_an_archive_from_before_stages_imports_as_one_bracket(archived, tmp_path):
