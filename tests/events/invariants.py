@@ -299,9 +299,12 @@ def agree(surface: str, places: dict[str, str], json_places: dict[str, str]) -> 
 
 
 def club_pages(event: Event, now: State, json_places: dict[str, str]) -> list[Problem]:
-    """Each player's club page answers and lists this tournament, with the place the
-    standings give (a place once the event is over)."""
-    problems = []
+    """Once the event is over, each player's club page answers and lists this tournament
+    with the place the standings give. (While it runs the page may say how far the player
+    is, in the standings' words; only the end is checked, the pages being the slowest.)"""
+    problems: list[Problem] = []
+    if not now.finished:
+        return problems
     listed = re.escape(f'href="{event.url("public:tournament")}"')
     for entry in now.entrants:
         if entry.team_name or entry.player.hidden:
@@ -316,12 +319,12 @@ def club_pages(event: Event, now: State, json_places: dict[str, str]) -> list[Pr
             continue
         shown = text_of(row.group(1))
         label = json_places.get(entry.name, "")
-        if label and shown != label:
+        if not re.match(r"\d", shown):
+            problems.append(Problem("club page", entry.name, f"{shown!r} in a finished event"))
+        elif label and shown != label:
             problems.append(
                 Problem("club page", entry.name, f"{shown!r}, standings.json {label!r}")
             )
-        elif now.finished and not re.match(r"\d", shown):
-            problems.append(Problem("club page", entry.name, f"{shown!r} in a finished event"))
     return problems
 
 

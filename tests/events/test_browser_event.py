@@ -1,7 +1,8 @@
 """One event in a real browser (Playwright, Debian's Chromium): the director runs a Swiss
-of six into a top-four knockout on the Stages page, the phones at the tables enter real
-hands from a seeded random through their table links and confirm; after every round the
-invariants (:mod:`tests.events.invariants`) check every surface for every entrant."""
+of six into a top-four knockout on the Stages page (games to 50, to keep it short), the
+phones at the tables enter real hands from a seeded random through their table links and
+confirm; after every round the invariants (:mod:`tests.events.invariants`) check every
+surface for every entrant."""
 
 from __future__ import annotations
 
@@ -80,11 +81,13 @@ def test_a_swiss_into_a_knockout_in_the_browser(desktop, phone, tmp_path):  # no
     form.locator("#id_name").fill("Qualifying")
     form.locator("#id_rounds").fill("2")
     form.locator("#id_advance").fill("4")
+    form.locator("#id_game_target").fill("50")
     form.get_by_role("button", name="Add the stage").click()
     expect(page.locator(".message")).to_contain_text("added")
     form = page.locator(".add-stage form")
     form.locator("#id_kind").select_option("single_elimination")
     form.locator("#id_name").fill("Knockout")
+    form.locator("#id_game_target").fill("50")
     form.get_by_role("button", name="Add the stage").click()
     expect(page.locator(".message")).to_contain_text("added")
     press(page, event.slug, "Start the tournament with this stage", "has started")
