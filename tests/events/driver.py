@@ -267,16 +267,19 @@ class Event:
         self.note(f"time called in {stage}")
         return text_of(page)
 
+    def lucky_loser(self, match: Match, side: str, entry: Entry) -> None:
+        """A qualifier who does not come: a player of the previous stage takes the seat."""
+        url = self.url("tournaments:match-lucky-loser", match_id=match.pk)
+        data = {"side": side, "entry": entry.pk}
+        self.ok(self.post(self.director, url, data), "comes in as a lucky loser")
+        self.note(f"{entry} comes into {match.key} as a lucky loser")
+
     # -- the director at round control -------------------------------------------------------
 
     def walkover(self, match: Match, winner_side: str) -> None:
         """A no-show: the director picks the winner, then confirms on the box naming them."""
         url = self.url("tournaments:match-walkover", match_id=match.pk)
-        page = self.director.get(self.url("tournaments:round-control")).content.decode()
-        form = re.search(re.escape(f'action="{url}"') + r".*?</form>", page, re.S)
-        assert form is not None, f"no walkover form for {match.key}"
-        version = VERSION.search(form.group(0)).group(1)
-        asked = self.director.post(url, {"winner_side": winner_side, "version": version})
+        asked = self.director.post(url, self.seen_version(match, winner_side))
         assert "Award the walkover to" in text_of(asked.content.decode())
         version = VERSION.search(asked.content.decode()).group(1)
         data = {"winner_side": winner_side, "version": version, "confirmed": "1"}
@@ -284,8 +287,10 @@ class Event:
         self.note(f"walkover in {match.key} to {winner_side}")
 
     def rule_level(self, match: Match, winner_side: str) -> None:
-        """The director rules a match left level on time. The obvious URL shape (issue 28:
-        "a director's ruling on a level match" is to be an audited decision)."""
+        """The director rules a match left level on time. Written against the obvious URL
+        shape (issue 28: a director's ruling on a level match is to be an audited decision):
+        ``tournaments:match-ruling``, ``/t/<slug>/manage/matches/<id>/ruling/``, posting
+        ``winner_side`` and the ``version`` of the sheet round control showed."""
         try:
             url = self.url("tournaments:match-ruling", match_id=match.pk)
         except NoReverseMatch:
@@ -293,11 +298,16 @@ class Event:
                 "no director's ruling on a level match: tournaments:match-ruling "
                 "(/t/<slug>/manage/matches/<id>/ruling/, winner_side and version) is not a page"
             ) from None
-        page = self.director.get(self.url("scoring:match-sheet", match_id=match.pk))
-        version = VERSION.findall(page.content.decode())
-        data = {"winner_side": winner_side, "version": version[0] if version else ""}
-        self.ok(self.post(self.director, url, data))
+        self.ok(self.post(self.director, url, self.seen_version(match, winner_side)))
         self.note(f"level {match.key} ruled for {winner_side}")
+
+    def seen_version(self, match: Match, winner_side: str) -> dict[str, Any]:
+        """The match's version as round control shows it (its walkover form carries it)."""
+        page = self.director.get(self.url("tournaments:round-control")).content.decode()
+        url = self.url("tournaments:match-walkover", match_id=match.pk)
+        form = re.search(re.escape(f'action="{url}"') + r".*?</form>", page, re.S)
+        assert form is not None, f"{match.key} is not on round control"
+        return {"winner_side": winner_side, "version": VERSION.search(form.group(0)).group(1)}
 
     # -- the phones at the tables ------------------------------------------------------------
 

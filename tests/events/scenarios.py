@@ -78,7 +78,8 @@ def pay_everyone(event: Event, entries: list[Entry], rng: random.Random) -> None
 def swiss_then_cut(client: Any, tmp_path: Any, *, players: int, seed: int) -> None:
     """A Swiss qualifying into a knockout: a drop after round 1 and a late entry for round
     2, a no-show's walkover in round 2, and in the last round the clock: one match decided
-    on time and one left level, ruled by the director. Money in the 12-player event."""
+    on time and one left level, ruled by the director. Money in the 12-player event; at 33
+    a qualifier does not come to the knockout and a lucky loser takes the seat."""
     rng = random.Random(f"swiss-{players}-{seed}")
     hands = Hands(rng)
     event = Event(client, rng)
@@ -131,6 +132,11 @@ def swiss_then_cut(client: Any, tmp_path: Any, *, players: int, seed: int) -> No
         if number < swiss_rounds:
             event.pair(swiss)
     event.close(swiss)
+    if players == 33:  # a qualifier does not come: a lucky loser from the Swiss instead
+        knockout, played = event.stage(2), event.stage(1).entrants
+        out = [e for e in event.entries() if e.pk in played and not e.withdrawn]
+        out = [e for e in out if e.pk not in knockout.entrants]
+        event.lucky_loser(event.ready()[0], "B", rng.choice(out))
     rounds.after("the cut")
     play_waves(event, hands, rounds, "Knockout")
     rounds.done()
