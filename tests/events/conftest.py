@@ -17,9 +17,3 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "seed" in metafunc.fixturenames:
         default = getattr(metafunc.function, "seeds", (1,))
         metafunc.parametrize("seed", seeds(default), ids=lambda s: f"seed{s}")
-
-
-@pytest.fixture
-def director_client(client, director):
-    client.force_login(director)
-    return client

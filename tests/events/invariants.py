@@ -27,7 +27,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.models import Hand
-from tournaments.models import Entry, Match, Player, TeamMember, Tournament
+from tournaments.models import Entry, Match, Player, Stage, TeamMember, Tournament
 
 from .driver import Event, text_of
 
@@ -53,6 +53,8 @@ class State:
     entrants: tuple[Entry, ...]
     finished: bool
     money: bool
+    out: frozenset[str] = frozenset()
+    """Who is out of a staged event: not in the stage being played after a cut."""
 
 
 def state(event: Event) -> State:
@@ -68,7 +70,13 @@ def state(event: Event) -> State:
     from club.models import TournamentMoney
 
     money = TournamentMoney.objects.filter(tournament=tournament).exclude(payout="").exists()
-    return State(tuple(entries), tournament.status == Tournament.Status.FINISHED, money)
+    out: frozenset[str] = frozenset()
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    running = [s for s in stages if s.status == Stage.Status.RUNNING]
+    if running and running[0].number > 1:
+        still = {int(pk) for pk in running[0].entrants}
+        out = frozenset(e.name for e in entries if e.pk not in still)
+    return State(tuple(entries), tournament.status == Tournament.Status.FINISHED, money, out)
 
 
 # -- the players' own pages -------------------------------------------------------------------
@@ -192,6 +200,8 @@ def standings_json(event: Event, now: State) -> tuple[list[Problem], dict[str, s
                     f"place {row['place']!r} but label {row['place_label']!r}",
                 )
             )
+        if row["place"] is None and row["name"] in now.out:
+            problems.append(Problem("standings.json", row["name"], "out at the cut, no place"))
     listed = [(row["name"], row["place_label"] or "") for row in rows]
     problems += _places("standings.json", now, listed)
     return problems, dict(listed)
