@@ -287,18 +287,20 @@ class Event:
         self.note(f"walkover in {match.key} to {winner_side}")
 
     def rule_level(self, match: Match, winner_side: str) -> None:
-        """The director rules a match left level on time. Written against the obvious URL
-        shape (issue 28: a director's ruling on a level match is to be an audited decision):
-        ``tournaments:match-ruling``, ``/t/<slug>/manage/matches/<id>/ruling/``, posting
-        ``winner_side`` and the ``version`` of the sheet round control showed."""
+        """The director rules a match left level on time, from the Stages page's form
+        (``scoring:match-ruling``: the winner and on what basis)."""
         try:
-            url = self.url("tournaments:match-ruling", match_id=match.pk)
+            url = self.url("scoring:match-ruling", match_id=match.pk)
         except NoReverseMatch:
             raise Missing(
-                "no director's ruling on a level match: tournaments:match-ruling "
-                "(/t/<slug>/manage/matches/<id>/ruling/, winner_side and version) is not a page"
+                "no director's ruling on a level match: scoring:match-ruling "
+                "(/t/<slug>/manage/matches/<id>/ruling/, winner_side and reason) is not a page"
             ) from None
-        self.ok(self.post(self.director, url, self.seen_version(match, winner_side)))
+        page = self.director.get(self.url("tournaments:stages")).content.decode()
+        if f'action="{url}"' not in page:
+            raise Missing(f"the Stages page offers no ruling on {match.key}, level on time")
+        data = {"winner_side": winner_side, "reason": "a cut of the cards"}
+        self.ok(self.post(self.director, url, data), "wins on your ruling")
         self.note(f"level {match.key} ruled for {winner_side}")
 
     def seen_version(self, match: Match, winner_side: str) -> dict[str, Any]:
