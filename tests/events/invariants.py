@@ -185,10 +185,10 @@ def _places(surface: str, now: State, rows: list[tuple[str, str]]) -> list[Probl
     return problems
 
 
-def standings_json(event: Event, now: State) -> tuple[list[Problem], dict[str, str]]:
+def standings_json(event: Event, now: State) -> tuple[list[Problem], list[dict]]:
     response = event.visitor.get(event.url("public:standings-json"))
     if response.status_code != 200:
-        return [Problem("standings.json", "", f"answers {response.status_code}")], {}
+        return [Problem("standings.json", "", f"answers {response.status_code}")], []
     rows = json.loads(response.content)["standings"]
     problems = []
     for row in rows:
@@ -204,7 +204,7 @@ def standings_json(event: Event, now: State) -> tuple[list[Problem], dict[str, s
             problems.append(Problem("standings.json", row["name"], "out at the cut, no place"))
     listed = [(row["name"], row["place_label"] or "") for row in rows]
     problems += _places("standings.json", now, listed)
-    return problems, dict(listed)
+    return problems, rows
 
 
 def standings_csv(event: Event, now: State) -> tuple[list[Problem], dict[str, str]]:
@@ -308,10 +308,14 @@ def agree(surface: str, places: dict[str, str], json_places: dict[str, str]) -> 
     ]
 
 
-def club_pages(event: Event, now: State, json_places: dict[str, str]) -> list[Problem]:
+def club_pages(event: Event, now: State, json_rows: list[dict]) -> list[Problem]:
     """Once the event is over, each player's club page answers and lists this tournament
-    with the place the standings give. (While it runs the page may say how far the player
-    is, in the standings' words; only the end is checked, the pages being the slowest.)"""
+    with the place the standings give (then, after a comma, how far they went), and its
+    statistics count the hands this event's standings count (the simulator's players play
+    no other event). While the event runs the page may say how far the player is, in the
+    standings' words; only the end is checked, the pages being the slowest."""
+    json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
+    hands_won = {row["name"]: row["hands_won"] for row in json_rows}
     problems: list[Problem] = []
     if not now.finished:
         return problems
@@ -331,9 +335,21 @@ def club_pages(event: Event, now: State, json_places: dict[str, str]) -> list[Pr
         label = json_places.get(entry.name, "")
         if not re.match(r"\d", shown):
             problems.append(Problem("club page", entry.name, f"{shown!r} in a finished event"))
-        elif label and shown != label:
+        elif label and shown.split(",")[0] != label:
             problems.append(
                 Problem("club page", entry.name, f"{shown!r}, standings.json {label!r}")
+            )
+        stats = re.search(r"<dt>Hands won</dt><dd>(\d+) / (\d+)", response.content.decode())
+        if stats is None:
+            problems.append(Problem("club page", entry.name, "no hands won in its statistics"))
+        elif entry.name in hands_won and int(stats.group(1)) != hands_won[entry.name]:
+            problems.append(
+                Problem(
+                    "club page",
+                    entry.name,
+                    f"statistics: {stats.group(1)} hands won, standings.json "
+                    f"{hands_won[entry.name]}",
+                )
             )
     return problems
 
@@ -460,10 +476,11 @@ def _first_difference(before: str, after: str) -> str:
 def check(event: Event, tmp_path) -> list[Problem]:
     now = state(event)
     problems = find_me(event, now) + player_pages(event, now) + public_page(event, now)
-    json_problems, json_places = standings_json(event, now)
+    json_problems, json_rows = standings_json(event, now)
+    json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
     csv_problems, csv_places = standings_csv(event, now)
     problems += json_problems + csv_problems + agree("standings.csv", csv_places, json_places)
     problems += standings_pdf(event, now) + projector(event, now, json_places)
-    problems += club_pages(event, now, json_places)
+    problems += club_pages(event, now, json_rows)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
     return problems
