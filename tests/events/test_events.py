@@ -9,12 +9,17 @@ from . import scenarios
 
 pytestmark = pytest.mark.django_db
 
-# Issue 28's seams, being fixed on other branches: on today's main a staged event loses its
-# non-qualifiers after the cut (Find me, their page, standings.json/csv/PDF, the projector,
-# the club pages, the prizes), a qualifier's page sums one stage over a list of all,
-# verify_tournament refuses a match decided on time, and there is no director's ruling on
-# a level match (tournaments:match-ruling). Strict: once they are merged these tests pass,
-# and the marker must go.
+# Issue 28's seams, fixed on other branches: on this branch's main (1d612d1) a staged event
+# loses its non-qualifiers after the cut (Find me, their page, standings.json/csv/PDF, the
+# projector, the club pages, the prizes), a qualifier's page sums one stage over a list of
+# all, verify_tournament refuses a match decided on time, and there is no director's ruling
+# on a level match. Played against main at b648967 (those fixes merged), the pools and the
+# browser event pass; the Swiss events still show two problems: verify_tournament's
+# "decision basis game_points: stored none, computed [0, 0]" for a level match ruled with
+# no hands played (scoring/timing.py NO_SCORE), and the finalists' club pages counting
+# fewer hands won than the standings (club/players.py scores a staged match with the
+# tournament's rules, so a longer final's hands do not score there). Strict: a test that
+# passes fails, and its marker must go.
 SEAMS = pytest.mark.xfail(
     strict=True,
     reason="issue 28 seams: staged events after the cut, time decisions, level rulings",
