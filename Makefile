@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons events
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,13 @@ screenshots: $(DEV_STAMP) test-deps
 	rm -rf screenshots
 	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(BIN)/pytest -n 2 -p no:cacheprovider tests/e2e/test_accessibility.py tests/e2e/test_new_account.py
 	@echo "Screenshots in screenshots/: $$(ls screenshots | wc -l) files"
+
+## events: the event simulator (tests/events) with many seeds: every scenario played with
+## seeds 1 to SEEDS (default 20), every invariant checked after every round;
+## EVENTS_KEEP_GOING=1 plays each event to its end and lists every problem it shows
+SEEDS ?= 20
+events: $(DEV_STAMP)
+	EVENTS_SEEDS=$(SEEDS) $(BIN)/pytest -n 2 -p no:cacheprovider tests/events $(PYTEST_ARGS)
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
 bench: $(DEV_STAMP)

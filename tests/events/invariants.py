@@ -1,0 +1,486 @@
+"""What must hold after every round of a simulated event, on every surface, for every
+entrant. Each check reads a surface as a visitor (or the director, for the archive) gets
+it and returns the problems it saw, one line each naming the surface and the entrant; an
+empty list is a clean bill.
+
+Surfaces: Find me, the player's page (it answers, and its summary agrees with its list of
+matches), the player's club page (it lists the tournament with the same place), the public
+page, ``standings.json``, ``standings.csv``, the standings PDF, the
+projector's standings, the prizes (they add up to the pool, main and side pots), the
+``verify_tournament`` command, and the archive (``export.json`` imported into a fresh
+database and exported again gives the same document).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from django.core.management import call_command
+from django.db import transaction
+from django.urls import reverse
+from pypdf import PdfReader
+
+from scoring.models import Hand
+from tournaments.models import Entry, Match, Player, Stage, TeamMember, Tournament
+
+from .driver import Event, text_of
+
+
+@dataclass(frozen=True)
+class Problem:
+    surface: str
+    who: str
+    what: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.surface}: {self.who}: {self.what}"
+            if self.who
+            else f"{self.surface}: {self.what}"
+        )
+
+
+@dataclass(frozen=True)
+class State:
+    """What the checks compare against: the entrants and whether the event is over."""
+
+    entrants: tuple[Entry, ...]
+    finished: bool
+    money: bool
+    out: frozenset[str] = frozenset()
+    """Who is out of a staged event: not in the stage being played after a cut."""
+
+
+def state(event: Event) -> State:
+    """Everyone entered (withdrawn players too: they played) who has been drawn into a
+    match, or everyone entered before the first draw."""
+    tournament = event.tournament
+    entries = event.entries()
+    drawn = set(
+        Match.objects.filter(tournament=tournament).values_list("side_a_id", flat=True)
+    ) | set(Match.objects.filter(tournament=tournament).values_list("side_b_id", flat=True))
+    if drawn - {None}:
+        entries = [e for e in entries if e.pk in drawn]
+    from club.models import TournamentMoney
+
+    money = TournamentMoney.objects.filter(tournament=tournament).exclude(payout="").exists()
+    out: frozenset[str] = frozenset()
+    stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    running = [s for s in stages if s.status == Stage.Status.RUNNING]
+    if running and running[0].number > 1:
+        still = {int(pk) for pk in running[0].entrants}
+        out = frozenset(e.name for e in entries if e.pk not in still)
+    return State(tuple(entries), tournament.status == Tournament.Status.FINISHED, money, out)
+
+
+# -- the players' own pages -------------------------------------------------------------------
+
+
+def find_me(event: Event, now: State) -> list[Problem]:
+    problems = []
+    for entry in now.entrants:
+        own = event.url("public:player", entry_id=entry.pk)
+        response = event.visitor.get(event.url("public:find"), {"q": entry.name})
+        if response.status_code != 200:
+            problems.append(Problem("find", entry.name, f"answers {response.status_code}"))
+        elif f'href="{own}"' not in response.content.decode():
+            found = re.search(r'class="find-note[^"]*"[^>]*>(.*?)</p>', response.content.decode())
+            said = text_of(found.group(1)) if found else "no link to their page"
+            problems.append(Problem("find", entry.name, said))
+    return problems
+
+
+PAIR = re.compile(r"(-?\d+)–(-?\d+)")
+
+
+def _pair(text: str) -> tuple[int, int]:
+    found = PAIR.search(text)
+    assert found is not None, text
+    return int(found.group(1)), int(found.group(2))
+
+
+def player_pages(event: Event, now: State) -> list[Problem]:
+    """Each entrant's page answers, and its summary (matches, games, points) is the sum of
+    the matches it lists."""
+    problems = []
+    for entry in now.entrants:
+        response = event.visitor.get(event.url("public:player", entry_id=entry.pk))
+        if response.status_code != 200:
+            problems.append(Problem("player page", entry.name, f"answers {response.status_code}"))
+            continue
+        page = response.content.decode()
+        summary = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page))
+        items = re.findall(r'<li class="pv-played outcome-(\w+)">(.*?)</li>', page, re.S)
+        outcomes = Counter(outcome for outcome, _body in items)
+        games = [0, 0]
+        points = [0, 0]
+        for _outcome, body in items:
+            shown = re.search(r'class="pv-games">(.*?)<', body)
+            if shown:
+                mine, theirs = _pair(shown.group(1))
+                games[0] += mine
+                games[1] += theirs
+            shown = re.search(r'class="pv-points">(.*?)<', body)
+            if shown:
+                mine, theirs = _pair(shown.group(1))
+                points[0] += mine
+                points[1] += theirs
+        listed = {
+            "Matches": (outcomes["won"], outcomes["lost"]),
+            "Games": tuple(games),
+            "Columns": tuple(games),
+            "Points": tuple(points),
+        }
+        if not summary and (outcomes["won"] or outcomes["lost"] or any(games) or any(points)):
+            problems.append(Problem("player page", entry.name, "a list of matches, no summary"))
+        for label, value in summary.items():
+            if label in listed and _pair(value) != listed[label]:
+                problems.append(
+                    Problem(
+                        "player page",
+                        entry.name,
+                        f"summary {label} {value} but its list of {len(items)} matches "
+                        f"adds up to {listed[label][0]}–{listed[label][1]}",
+                    )
+                )
+    return problems
+
+
+# -- the standings, everywhere ----------------------------------------------------------------
+
+
+def _places(surface: str, now: State, rows: list[tuple[str, str]]) -> list[Problem]:
+    """``rows``: (name, place label) as the surface lists them. Every entrant exactly once;
+    a place for everyone once the event is over; places never go down the list."""
+    problems = []
+    count = Counter(name for name, _label in rows)
+    for entry in now.entrants:
+        if count[entry.name] == 0:
+            problems.append(Problem(surface, entry.name, "missing"))
+        elif count[entry.name] > 1:
+            problems.append(Problem(surface, entry.name, f"listed {count[entry.name]} times"))
+    known = {e.name for e in now.entrants}
+    for name in count:
+        if name not in known:
+            problems.append(Problem(surface, name, "listed but not an entrant"))
+    last = 0
+    for name, label in rows:
+        if not label or label in ("–", "-"):
+            if now.finished:
+                problems.append(Problem(surface, name, "no place in a finished event"))
+            continue
+        first = int(re.match(r"\d+", label).group(0)) if re.match(r"\d+", label) else None
+        if first is None:
+            problems.append(Problem(surface, name, f"place {label!r} is not a place"))
+        elif first < last:
+            problems.append(Problem(surface, name, f"place {label} listed after place {last}"))
+        else:
+            last = first
+    return problems
+
+
+def standings_json(event: Event, now: State) -> tuple[list[Problem], list[dict]]:
+    response = event.visitor.get(event.url("public:standings-json"))
+    if response.status_code != 200:
+        return [Problem("standings.json", "", f"answers {response.status_code}")], []
+    rows = json.loads(response.content)["standings"]
+    problems = []
+    for row in rows:
+        if (row["place"] is None) != (not row["place_label"]):
+            problems.append(
+                Problem(
+                    "standings.json",
+                    row["name"],
+                    f"place {row['place']!r} but label {row['place_label']!r}",
+                )
+            )
+        if row["place"] is None and row["name"] in now.out:
+            problems.append(Problem("standings.json", row["name"], "out at the cut, no place"))
+    listed = [(row["name"], row["place_label"] or "") for row in rows]
+    problems += _places("standings.json", now, listed)
+    return problems, rows
+
+
+def standings_csv(event: Event, now: State) -> tuple[list[Problem], dict[str, str]]:
+    response = event.visitor.get(event.url("club:standings-csv"))
+    if response.status_code != 200:
+        return [Problem("standings.csv", "", f"answers {response.status_code}")], {}
+    text = response.content.decode("utf-8-sig")
+    table = list(csv.reader(io.StringIO(text)))
+    header, body = table[0], table[1:]
+    place, player = header.index("Place"), header.index("Player")
+    listed = [(row[player].removeprefix("'"), row[place]) for row in body]
+    return _places("standings.csv", now, listed), dict(listed)
+
+
+def _pdf_text(pdf: bytes) -> str:
+    """What the pages say, as drawn (right-to-left runs back in reading order) and as laid
+    out: a name is on the page if either holds it."""
+    reader = PdfReader(io.BytesIO(pdf))
+    drawn: list[str] = []
+
+    def visit(text: str, *_args: object) -> None:
+        drawn.append(text)
+
+    laid = []
+    for page in reader.pages:
+        page.extract_text(visitor_text=visit)
+        laid.append(page.extract_text(extraction_mode="layout"))
+    text = "\n".join(["".join(drawn), "\n".join(drawn), *laid])
+    return unicodedata.normalize("NFKC", " ".join(text.split()))
+
+
+def standings_pdf(event: Event, now: State) -> list[Problem]:
+    response = event.visitor.get(event.url("printing:standings-pdf"))
+    if response.status_code != 200:
+        return [Problem("standings PDF", "", f"answers {response.status_code}")]
+    text = _pdf_text(
+        b"".join(response.streaming_content) if response.streaming else response.content
+    )
+    reversed_text = text[::-1]
+    problems = []
+    for entry in now.entrants:
+        name = unicodedata.normalize("NFKC", " ".join(entry.name.split()))
+        words = name.split()
+        seen = name in text or all(w in text or w[::-1] in reversed_text for w in words)
+        if not seen:
+            problems.append(Problem("standings PDF", entry.name, "missing"))
+    return problems
+
+
+def projector(event: Event, now: State, json_places: dict[str, str]) -> list[Problem]:
+    response = event.visitor.get(event.url("public:display"), {"panel": "standings"})
+    if response.status_code != 200:
+        return [Problem("projector", "", f"answers {response.status_code}")]
+    page = response.content.decode()
+    start = page.find("pj-panel-standings")
+    panel = page[start : page.find("</section>", start)] if start >= 0 else ""
+    rows = re.findall(
+        r'<td class="num place">(.*?)</td>\s*<td class="player">(.*?)</td>', panel, re.S
+    )
+    more = re.search(r'class="pj-more">\D*(\d+)', panel)
+    shown = [
+        (text_of(re.sub(r'<span class="seed">.*?</span>', "", name)), text_of(label))
+        for label, name in rows
+    ]
+    problems = []
+    total = len(shown) + (int(more.group(1)) if more else 0)
+    if total != len(now.entrants):
+        problems.append(
+            Problem(
+                "projector", "", f"{total} players in its standings, {len(now.entrants)} entrants"
+            )
+        )
+    known = {e.name for e in now.entrants}
+    for name, label in shown:
+        if name not in known:
+            problems.append(Problem("projector", name, "listed but not an entrant"))
+        elif json_places and (json_places.get(name) or "–") != (label or "–"):
+            problems.append(
+                Problem(
+                    "projector", name, f"place {label!r}, standings.json {json_places.get(name)!r}"
+                )
+            )
+        elif now.finished and label in ("", "–"):
+            problems.append(Problem("projector", name, "no place in a finished event"))
+    return problems
+
+
+def public_page(event: Event, now: State) -> list[Problem]:
+    response = event.visitor.get(event.url("public:tournament"))
+    if response.status_code != 200:
+        return [Problem("public page", "", f"answers {response.status_code}")]
+    page = text_of(response.content.decode())
+    return [Problem("public page", e.name, "missing") for e in now.entrants if e.name not in page]
+
+
+def agree(surface: str, places: dict[str, str], json_places: dict[str, str]) -> list[Problem]:
+    return [
+        Problem(surface, name, f"place {label!r}, standings.json {json_places[name]!r}")
+        for name, label in places.items()
+        if name in json_places and label != json_places[name]
+    ]
+
+
+def club_pages(event: Event, now: State, json_rows: list[dict]) -> list[Problem]:
+    """Once the event is over, each player's club page answers and lists this tournament
+    with the place the standings give (then, after a comma, how far they went), and its
+    statistics count the hands this event's standings count (the simulator's players play
+    no other event). While the event runs the page may say how far the player is, in the
+    standings' words; only the end is checked, the pages being the slowest."""
+    json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
+    hands_won = {row["name"]: row["hands_won"] for row in json_rows}
+    problems: list[Problem] = []
+    if not now.finished:
+        return problems
+    listed = re.escape(f'href="{event.url("public:tournament")}"')
+    for entry in now.entrants:
+        if entry.team_name or entry.player.hidden:
+            continue
+        response = event.visitor.get(reverse("club:player", args=[entry.player_id]))
+        if response.status_code != 200:
+            problems.append(Problem("club page", entry.name, f"answers {response.status_code}"))
+            continue
+        row = re.search(listed + r"[^>]*>.*?</a></td>\s*<td>(.*?)</td>", response.content.decode())
+        if row is None:
+            problems.append(Problem("club page", entry.name, "does not list the tournament"))
+            continue
+        shown = text_of(row.group(1))
+        label = json_places.get(entry.name, "")
+        if not re.match(r"\d", shown):
+            problems.append(Problem("club page", entry.name, f"{shown!r} in a finished event"))
+        elif label and shown.split(",")[0] != label:
+            problems.append(
+                Problem("club page", entry.name, f"{shown!r}, standings.json {label!r}")
+            )
+        stats = re.search(r"<dt>Hands won</dt><dd>(\d+) / (\d+)", response.content.decode())
+        if stats is None:
+            problems.append(Problem("club page", entry.name, "no hands won in its statistics"))
+        elif entry.name in hands_won and int(stats.group(1)) != hands_won[entry.name]:
+            problems.append(
+                Problem(
+                    "club page",
+                    entry.name,
+                    f"statistics: {stats.group(1)} hands won, standings.json "
+                    f"{hands_won[entry.name]}",
+                )
+            )
+    return problems
+
+
+# -- money ------------------------------------------------------------------------------------
+
+
+def prizes(event: Event, now: State) -> list[Problem]:
+    if not now.money:
+        return []
+    response = event.visitor.get(event.url("club:prizes"))
+    if response.status_code != 200:
+        return [Problem("prizes", "", f"answers {response.status_code}")]
+    found = response.context["prizes"]
+    problems = []
+    pots = [("main pool", found.pool, found.places, found.winners, True)]
+    pots += [(f"side pot {p.pot.name}", p.pool, p.places, p.winners, True) for p in found.side_pots]
+    for name, pool, places, winners, _main in pots:
+        if sum(p.cents for p in places) != pool:
+            problems.append(
+                Problem(
+                    "prizes",
+                    name,
+                    f"places share {sum(p.cents for p in places)} of a pool of {pool}",
+                )
+            )
+        if now.finished and sum(w.cents for w in winners) != pool:
+            problems.append(
+                Problem(
+                    "prizes",
+                    name,
+                    f"winners get {sum(w.cents for w in winners)} "
+                    f"of a pool of {pool}: {[(w.name, w.place_label, w.cents) for w in winners]}",
+                )
+            )
+    page = text_of(response.content.decode())
+    if now.finished:
+        for winner in found.winners:
+            if winner.name not in page:
+                problems.append(
+                    Problem("prizes", winner.name, "wins a prize the page does not show")
+                )
+    return problems
+
+
+# -- the record -------------------------------------------------------------------------------
+
+
+def verify(event: Event, now: State) -> list[Problem]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("verify_tournament", event.slug, stdout=out, stderr=err)
+    except SystemExit:
+        lines = (out.getvalue() + err.getvalue()).strip().splitlines()
+        return [Problem("verify_tournament", "", line) for line in lines]
+    return []
+
+
+class _Undo(Exception):
+    pass
+
+
+def _forget(tournament: Tournament) -> None:
+    """The tournament and its players gone, as on another installation."""
+    players = list(tournament.entries.values_list("player_id", flat=True))
+
+    players += list(
+        TeamMember.objects.filter(entry__tournament=tournament).values_list("player_id", flat=True)
+    )
+    Match.objects.filter(tournament=tournament).update(next_match=None, loser_next_match=None)
+    Hand.objects.filter(match__tournament=tournament).delete()
+    Match.objects.filter(tournament=tournament).delete()
+    tournament.delete()
+    Player.objects.filter(pk__in=players).delete()
+
+
+def round_trip(event: Event, now: State, tmp_path) -> list[Problem]:
+    """``export.json``, imported into a database without the tournament or its players,
+    exported again: the same document. Undone afterwards (a savepoint rolled back)."""
+    first = event.director.get(event.url("archive:tournament-export"))
+    if first.status_code != 200:
+        return [Problem("export.json", "", f"answers {first.status_code}")]
+    document = first.content.decode()
+    path = tmp_path / f"{event.slug}.json"
+    path.write_text(document, encoding="utf-8")
+    problems: list[Problem] = []
+    try:
+        with transaction.atomic():
+            _forget(event.tournament)
+            out, err = io.StringIO(), io.StringIO()
+            try:
+                call_command("import_tournament", str(path), stdout=out, stderr=err)
+            except SystemExit:
+                problems.append(Problem("export.json", "", f"refused: {err.getvalue().strip()}"))
+                raise _Undo from None
+            again = event.director.get(event.url("archive:tournament-export")).content.decode()
+            if again != document:
+                problems.append(Problem("export.json", "", _first_difference(document, again)))
+            raise _Undo
+    except _Undo:
+        pass
+    return problems
+
+
+def _first_difference(before: str, after: str) -> str:
+    a, b = json.loads(before), json.loads(after)
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            left, right = (
+                json.dumps(a.get(key), ensure_ascii=False),
+                json.dumps(b.get(key), ensure_ascii=False),
+            )
+            at = next((i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), 0)
+            return (
+                f"round trip differs in {key!r}: exported …{left[max(0, at - 80) : at + 120]}… "
+                f"re-exported …{right[max(0, at - 80) : at + 120]}…"
+            )
+    return "round trip differs in key order or spacing"
+
+
+# -- all of them ------------------------------------------------------------------------------
+
+
+def check(event: Event, tmp_path) -> list[Problem]:
+    now = state(event)
+    problems = find_me(event, now) + player_pages(event, now) + public_page(event, now)
+    json_problems, json_rows = standings_json(event, now)
+    json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
+    csv_problems, csv_places = standings_csv(event, now)
+    problems += json_problems + csv_problems + agree("standings.csv", csv_places, json_places)
+    problems += standings_pdf(event, now) + projector(event, now, json_places)
+    problems += club_pages(event, now, json_rows)
+    problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
+    return problems

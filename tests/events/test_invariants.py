@@ -1,0 +1,69 @@
+"""The simulator's checks can fail: a small event played through the pages is clean, and
+each kind of fault put behind the pages' back is reported on the surfaces it reaches."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from django.db.models import F
+
+from public import data as public_data
+from tournaments.models import Match
+
+from .driver import Event, Hands, names
+from .invariants import check
+
+pytestmark = pytest.mark.django_db
+
+
+def played(client) -> Event:
+    """A round robin of four, every match played from the phones."""
+    rng = random.Random("invariants")
+    hands = Hands(rng)
+    event = Event(client, rng)
+    event.create("Checked night", tables=2, bracket_kind="round_robin")
+    for name in names(rng, 4):
+        event.register(name)
+    event.generate()
+    while ready := event.ready():
+        for match in ready:
+            event.play(match, hands)
+    return event
+
+
+def surfaces(problems) -> set[str]:
+    return {problem.surface for problem in problems}
+
+
+def test_a_player_left_out_of_the_standings_is_missed_everywhere(
+    director_client, tmp_path, monkeypatch
+):
+    event = played(director_client)
+    compute = public_data.compute
+
+    def without_the_last(*args, **kwargs):
+        found = compute(*args, **kwargs)
+        return replace(found, rows=found.rows[:-1])
+
+    monkeypatch.setattr(public_data, "compute", without_the_last)
+    problems = check(event, tmp_path)
+    left_out = {p.who for p in problems if p.what == "missing"}
+    assert len(left_out) == 1, problems
+    assert {"find", "player page", "standings.json", "standings.csv", "standings PDF"} <= (
+        surfaces(problems)
+    ), problems
+    assert any(p.surface == "projector" and "3 players" in p.what for p in problems), problems
+
+
+def test_a_clean_event_then_a_stored_total_that_its_hands_do_not_give(director_client, tmp_path):
+    event = played(director_client)
+    assert check(event, tmp_path) == []
+    match = Match.objects.filter(tournament__slug=event.slug).order_by("pk").first()
+    Match.objects.filter(pk=match.pk).update(total_a=F("total_a") + 7)
+    problems = check(event, tmp_path)
+    assert any(
+        p.surface == "verify_tournament" and p.what.startswith(f"{match.key}  total_a")
+        for p in problems
+    ), problems
