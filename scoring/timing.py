@@ -29,7 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.engine import time_basis, time_leader
+from scoring.engine import score_played, time_basis, time_leader
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import Match, Stage
@@ -39,8 +39,6 @@ from .services import load_inputs, score_matches
 PROCEDURES = ("leader", "extra_hands")
 MAX_EXTRA_HANDS = 10
 MAX_REASON = 200
-NO_SCORE = {"games": [0, 0], "game_points": None, "points": [0, 0]}
-"""The score at the call of a match with no hands (as :func:`time_basis` reads it)."""
 OPEN = (Match.Status.READY, Match.Status.IN_PLAY)
 
 
@@ -122,7 +120,9 @@ def _basis(stage: Stage, match: Match, played: int, sheet: Any) -> dict[str, Any
         "procedure": stage.time_procedure,
         "extra_hands": stage.time_extra_hands,
         "hands_at_call": int(stage.time_called.get(str(match.pk), 0)),
-        **(time_basis(sheet) if sheet is not None else NO_SCORE),
+        # No hands yet: the engine's reading of none (0–0; a current game unless Hollywood),
+        # as verify_tournament replays it.
+        **time_basis(sheet if sheet is not None else score_played(match.ruleset, [], None)),
     }
 
 

@@ -145,6 +145,19 @@ def test_a_level_match_is_ruled_by_the_director_and_verifies(director):
     assert verify(tournament.slug)[0] == 0
 
 
+def test_a_level_match_with_no_hands_ruled_by_the_director_verifies(director):
+    """Time called before a table played a hand: 0–0 in the current game at the call, as
+    the verifier replays it (the event simulator found it stored as no current game)."""
+    tournament, swiss, (_leading, level, *_rest) = swiss_round(director)
+    timing.call_time(stage=swiss, procedure="leader", user=director)
+    timing.decide(stage=swiss, user=director)
+    timing.rule_level(match=level, winner_side="A", user=director, reason="no hand played")
+    decision = Decision.objects.get(match=level)
+    assert decision.hands == 0
+    assert (decision.basis["games"], decision.basis["game_points"]) == ([0, 0], [0, 0])
+    assert verify(tournament.slug)[0] == 0
+
+
 def test_a_ruling_is_refused_when_a_side_leads_or_before_time_is_called(director):
     from django.core.exceptions import ValidationError
 
