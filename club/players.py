@@ -128,8 +128,12 @@ def load(
     )
     tournaments = {entry.tournament_id: entry.tournament for entry in entries}
     by_tournament: dict[int, list[Match]] = defaultdict(list)
+    staged = _stages(every)
+    stage_of = {stage.pk: stage for stages in staged.values() for stage in stages}
     for match in every:
         match.tournament = tournaments[match.tournament_id]  # loaded already: no query
+        if match.stage_id:
+            match.stage = stage_of[match.stage_id]  # its rules: a longer final's, say
         by_tournament[match.tournament_id].append(match)
     own = [m for m in every if m.side_a_id in entry_ids or m.side_b_id in entry_ids]
     own = [m for m in own if not m.is_bye and m.has_both_sides]
@@ -182,11 +186,10 @@ def load(
             period_to is None or tournament.date <= period_to
         )
         if in_period and match.pk in inputs:
-            sheet = score_matches(tournament.ruleset, [match], inputs).get(match.pk)
+            sheet = score_matches(match.ruleset, [match], inputs).get(match.pk)
             if sheet is not None:
                 add_sheet(stats, sheet, Side(mine))
 
-    staged = _stages(every)
     played = [
         _played(entry, by_tournament, staged, tournament_change.get(entry.tournament_id))
         for entry in entries

@@ -176,3 +176,49 @@ def test_names_in_a_round_robins_cross_table_link_to_the_player_pages(client, cl
     for player in players:
         link = f'<a class="player-link" href="{reverse("club:player", args=[player.pk])}">'
         assert f"{link}{player.name}</a>" in table
+
+
+def test_a_staged_events_longer_final_counts_on_the_player_page(client, director):
+    """A knockout stage's final played as a best of three: its hands are scored by the
+    final's own rules on the club page too, which counts what the standings count."""
+    from tests.tournaments.test_stages import (
+        BEST_OF_3_TO_100,
+        ONE_GAME_TO_100,
+        make_event,
+        play_open,
+    )
+    from tournaments import stages
+
+    from scoring.engine import resolve_rules
+
+    tournament = make_event(4)
+    # The event's own rules are a single game: only the final is longer.
+    tournament.rules = resolve_rules({"preset": "tournament", **ONE_GAME_TO_100}).to_dict()
+    tournament.save(update_fields=["rules"])
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="swiss",
+        rounds=1,
+        advance=2,
+        rules=ONE_GAME_TO_100,
+    )
+    knockout = stages.add_stage(
+        tournament=tournament,
+        user=director,
+        kind="single_elimination",
+        rules=ONE_GAME_TO_100,
+        round_rules={"final": BEST_OF_3_TO_100},
+    )
+    stages.start(tournament=tournament, user=director)
+    play_open(tournament, swiss)
+    stages.close_stage(stage=swiss, user=director)
+    knockout.refresh_from_db()
+    play_open(tournament, knockout)
+    rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()
+    champion = rows["standings"][0]
+    assert champion["place"] == 1 and champion["hands_won"] >= 3  # the final alone: two games
+    player = tournament.entries.get(player__name=champion["name"]).player
+    html = page(client, player).content.decode()
+    won = re.search(r"Hands won</dt><dd>(\d+) / ", html).group(1)
+    assert int(won) == champion["hands_won"]
