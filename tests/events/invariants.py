@@ -106,8 +106,9 @@ def _pair(text: str) -> tuple[int, int]:
 
 
 def player_pages(event: Event, now: State) -> list[Problem]:
-    """Each entrant's page answers, and its summary (matches, games, points) is the sum of
-    the matches it lists."""
+    """Each entrant's page answers, and its summaries (matches, games, points) are the sums
+    of the matches it lists: the first (all stages, or the only one) of every match listed,
+    and each stage's of the matches under that stage's heading."""
     problems = []
     for entry in now.entrants:
         response = event.visitor.get(event.url("public:player", entry_id=entry.pk))
@@ -115,40 +116,56 @@ def player_pages(event: Event, now: State) -> list[Problem]:
             problems.append(Problem("player page", entry.name, f"answers {response.status_code}"))
             continue
         page = response.content.decode()
-        summary = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page))
-        items = re.findall(r'<li class="pv-played outcome-(\w+)">(.*?)</li>', page, re.S)
-        outcomes = Counter(outcome for outcome, _body in items)
-        games = [0, 0]
-        points = [0, 0]
-        for _outcome, body in items:
-            shown = re.search(r'class="pv-games">(.*?)<', body)
-            if shown:
-                mine, theirs = _pair(shown.group(1))
-                games[0] += mine
-                games[1] += theirs
-            shown = re.search(r'class="pv-points">(.*?)<', body)
-            if shown:
-                mine, theirs = _pair(shown.group(1))
-                points[0] += mine
-                points[1] += theirs
-        listed = {
-            "Matches": (outcomes["won"], outcomes["lost"]),
-            "Games": tuple(games),
-            "Columns": tuple(games),
-            "Points": tuple(points),
-        }
-        if not summary and (outcomes["won"] or outcomes["lost"] or any(games) or any(points)):
-            problems.append(Problem("player page", entry.name, "a list of matches, no summary"))
-        for label, value in summary.items():
-            if label in listed and _pair(value) != listed[label]:
-                problems.append(
-                    Problem(
-                        "player page",
-                        entry.name,
-                        f"summary {label} {value} but its list of {len(items)} matches "
-                        f"adds up to {listed[label][0]}–{listed[label][1]}",
-                    )
+        history = page[page.find('class="pv-history"') :] if "pv-history" in page else ""
+        head, *stages = re.split(r'<h4 class="pv-stage">(.*?)</h4>', history)
+        parts = [("", head, history)]  # the total, before any stage: every match listed
+        parts += [(name, body, body) for name, body in zip(stages[::2], stages[1::2], strict=True)]
+        for stage, summary_part, list_part in parts:
+            if stage and not summary_part.strip().startswith("<dl"):
+                continue  # one stage only: its summary is the total's
+            problems += _summary_problems(entry.name, stage, summary_part, list_part)
+    return problems
+
+
+def _summary_problems(name: str, stage: str, summary_part: str, list_part: str) -> list[Problem]:
+    """The first summary in ``summary_part`` against the matches listed in ``list_part``."""
+    found = re.search(r'<dl class="pv-stats">(.*?)</dl>', summary_part, re.S)
+    summary = dict(re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", found.group(1))) if found else {}
+    items = re.findall(r'<li class="pv-played outcome-(\w+)">(.*?)</li>', list_part, re.S)
+    outcomes = Counter(outcome for outcome, _body in items)
+    games = [0, 0]
+    points = [0, 0]
+    for _outcome, body in items:
+        shown = re.search(r'class="pv-games">(.*?)<', body)
+        if shown:
+            mine, theirs = _pair(shown.group(1))
+            games[0] += mine
+            games[1] += theirs
+        shown = re.search(r'class="pv-points">(.*?)<', body)
+        if shown:
+            mine, theirs = _pair(shown.group(1))
+            points[0] += mine
+            points[1] += theirs
+    listed = {
+        "Matches": (outcomes["won"], outcomes["lost"]),
+        "Games": tuple(games),
+        "Columns": tuple(games),
+        "Points": tuple(points),
+    }
+    where = f" ({stage})" if stage else ""
+    problems = []
+    if not stage and not summary and (outcomes["won"] or outcomes["lost"] or any(games)):
+        problems.append(Problem("player page", name, "a list of matches, no summary"))
+    for label, value in summary.items():
+        if label in listed and _pair(value) != listed[label]:
+            problems.append(
+                Problem(
+                    "player page",
+                    name,
+                    f"summary{where} {label} {value} but its list of {len(items)} matches "
+                    f"adds up to {listed[label][0]}–{listed[label][1]}",
                 )
+            )
     return problems
 
 

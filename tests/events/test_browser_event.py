@@ -23,10 +23,6 @@ from .scenarios import Rounds
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
-# Issue 28: on today's main the four who do not make the cut vanish from the standings and
-# their pages (tests/events/test_events.py, SEAMS). Strict: remove once that is merged.
-SEAMS = pytest.mark.xfail(strict=True, reason="issue 28: non-qualifiers vanish after the cut")
-
 KINDS = {"knock": "Knock", "gin": "Gin", "big_gin": "Big gin", "draw": "Dead hand (draw)"}
 
 
@@ -61,7 +57,6 @@ def play_at_the_table(director: Page, at_table: Page, match: Match, hands: Hands
     expect(at_table.locator(".message")).to_contain_text("Result confirmed")
 
 
-@SEAMS
 def test_a_swiss_into_a_knockout_in_the_browser(desktop, phone, tmp_path):  # noqa: F811
     rng = random.Random("browser-1")
     hands = Hands(rng)
