@@ -123,6 +123,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A form's submission id: a double tap writes once and answers as the first did.
+    "tournaments.submissions.SubmissionMiddleware",
     # Last, as django-axes asks: turns a paused log-in into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -141,6 +143,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            "builtins": ["tournaments.templatetags.submissions"],
         },
     },
 ]
