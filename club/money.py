@@ -17,22 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TypeVar
 
-from tournaments.numbers import decimal_in
-
 T = TypeVar("T")
-
-
-def parse_percentages(text: str) -> tuple[Decimal, ...]:
-    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
-    add up to 100 (or nothing is given)."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
-    if len(parts) > 64:
-        raise ValueError(text)
-    # Finite, 0–100, in plain form (1e2 is 100): tournaments.numbers.
-    values = tuple(decimal_in(p.strip().rstrip("%"), low=0, high=100, places=4) for p in parts)
-    if values and sum(values) != 100:
-        raise ValueError(text)
-    return values
 
 
 def payouts(pool: int, percentages: Sequence[Decimal], unit: int) -> list[int]:

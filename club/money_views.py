@@ -23,13 +23,28 @@ from printing.pdfs.standings import StandingsRow, StandingsSheet
 from printing.views import pdf_response
 from tournaments.models import Entry, Tournament
 from tournaments.number_fields import IdsChoiceField
+from tournaments.numbers import decimal_in
+from tournaments.permissions import shown_to
 from tournaments.views.base import manage_view, message_text
 
 from . import services
 from .models import Payment, SidePot
-from .money import Prize, cents, parse_percentages
+from .money import Prize, cents
 from .prizes import PlacePrize, PotPrizes, prizes, settings_of
 from .templatetags.club_money import money, percent
+
+
+def parse_percentages(text: str) -> tuple[Decimal, ...]:
+    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
+    add up to 100 (or nothing is given)."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if len(parts) > 64:
+        raise ValueError(text)
+    # Finite, 0–100, in plain form (1e2 is 100): tournaments.numbers.
+    values = tuple(decimal_in(p.strip().rstrip("%"), low=0, high=100, places=4) for p in parts)
+    if values and sum(values) != 100:
+        raise ValueError(text)
+    return values
 
 
 class PayoutForm(forms.Form):
@@ -227,14 +242,14 @@ def payment_save(request: HttpRequest, tournament: Tournament, entry_id: int) ->
 
 @require_GET
 def prizes_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
     return render(request, "club/prizes.html", {"tournament": tournament, "prizes": found})
 
 
 @require_GET
 def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
     currency = found.money.currency
     rows = _prize_rows(found.places, found.winners, currency)

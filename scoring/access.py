@@ -129,6 +129,8 @@ def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = Fal
     use_tournament_language(request, tournament.language)
     user = request.user
     directing = can_direct(user, tournament)
+    if tournament.status == Tournament.Status.DRAFT and not directing:
+        raise Http404  # a draft is not public yet (tournaments.permissions.shown_to)
     scoring = directing or can_score(user, tournament)
     return MatchAccess(match, tournament, user, None, scoring, directing, request, lock)
 

@@ -12,7 +12,7 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from club.models import TournamentMoney
-from club.money import parse_percentages
+from club.money_views import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id
