@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Entry, Stage
-from .models.stages import DEFAULT_TIEBREAKS, MAX_SWISS_ROUNDS
+from .models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
 from .number_fields import IdChoiceField
 from .numbers import INTEGER_MAX
 from .tiebreaks import Tiebreak
@@ -38,7 +38,7 @@ class StageForm(forms.Form):
     advance = forms.IntegerField(
         label=_("Players advancing (per pool for pools)"),
         min_value=2,
-        max_value=4096,
+        max_value=MAX_ADVANCE,
         required=False,
     )
     game_target = forms.IntegerField(
