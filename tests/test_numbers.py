@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from club.models import TournamentMoney
+from club.models import SidePot, TournamentMoney
 from club.money_views import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
@@ -105,3 +105,30 @@ def test_money_and_percentages_show_in_the_pages_language(client):
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Premios" in text
     assert "100 %" in text and "25,00 €" in text and "e+2" not in text.lower()
+
+
+@pytest.mark.django_db
+def test_a_30_digit_id_in_a_multiple_choice_is_an_invalid_choice(client):
+    """SQLite cannot even compare such a number (OverflowError): refused before it is asked."""
+    director = make_director()
+    players = [make_player() for _ in range(2)]
+    tournament = run_tournament(
+        players, owner=director, date=datetime.date(2026, 4, 1), winner=by_rank(players)
+    )
+    client.force_login(director)
+    season = client.post(
+        reverse("club:season-create"),
+        {
+            "name": "Liga",
+            "scoring": "placing",
+            "placing_points_text": "3, 2, 1",
+            "points_per_win": 1,
+            "tournaments": ["9" * 30],
+        },
+    )
+    assert season.status_code == 200 and "9" * 30 in season.content.decode()
+    pot = SidePot.objects.create(tournament=tournament, name="Bote", buy_in=5)
+    entrants = client.post(
+        reverse("club:side-pot-entrants", args=[tournament.slug, pot.pk]), {"entry": ["9" * 30]}
+    )
+    assert entrants.status_code == 302 and not pot.entrants.exists()
