@@ -94,7 +94,7 @@ ENTRY_FIELDS = (
     *(field.name for field in Match._meta.concrete_fields if field.name not in ROUTING_ONLY),
     *(
         f"tournament__{name}"
-        for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at")
+        for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at", "status")
     ),
 )
 
