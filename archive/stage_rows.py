@@ -18,6 +18,7 @@ from tournaments.tiebreaks import Tiebreak
 
 from .records import _list, _Record, _show
 from .schema import STAGE_ENTRIES, STAGE_FIELDS, ArchiveError
+from .stage_structure import stage_problems
 
 
 @dataclass
@@ -82,6 +83,8 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
             not isinstance(k, str) or type(v) is not int or v < 0 for k, v in called.items()
         ):
             raise ArchiveError(f"{record.at('time_called')} must map match keys to hands")
+        for problem in stage_problems(stage, entrants, pools):
+            raise ArchiveError(f"{record.at(problem.field)}: {problem.text}")
         plans.append(StagePlan(stage, entrants, pools, start_points, dict(called)))
     return plans
 

@@ -18,6 +18,7 @@ from scoring.services import first_dealer, load_inputs
 from tournaments.models import Decision, Entry, Match, Stage, Tournament
 
 from .decisions_check import Difference, check_decisions, show
+from .stage_structure import stage_problems
 from .structure import Problem, check_bracket
 
 Status = Match.Status
@@ -136,6 +137,7 @@ def check_stages(
         if stage is not None and stage.status == Stage.Status.PENDING:
             found.append(Problem(match.key, "stage", "a stage not started has a match"))
     for stage in stages:
+        found += stage_problems(stage, stage.entrants, stage.pools)
         strangers = [pk for pk in stage.entrants if int(pk) not in entry_ids]
         if strangers:
             found.append(Problem(stage.key_prefix, "entrants", "a player not entered here"))

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET
 from public.data import load
 from public.ratings import entry_players
 from tournaments.models import Match, Tournament
+from tournaments.permissions import shown_to
 
 from . import ratings
 from .csv_text import write
@@ -39,7 +40,7 @@ def csv_response(
 
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     data = load(tournament)
     rated = ratings.ensure_current()
     players = entry_players(data)
@@ -95,7 +96,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def matches_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     data = load(tournament)
     header = [
         _("Match"),

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Tournament
+from tournaments.number_fields import IdsChoiceField
 
 from .models import Season
 from .seasons import parse_points
@@ -25,6 +26,7 @@ class SeasonForm(forms.ModelForm):
         model = Season
         fields = ["name", "scoring", "points_per_win", "best_of", "tournaments"]
         widgets = {"tournaments": forms.CheckboxSelectMultiple}
+        field_classes = {"tournaments": IdsChoiceField}
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -20,21 +20,6 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def parse_percentages(text: str) -> tuple[Decimal, ...]:
-    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
-    add up to 100 (or nothing is given)."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
-    try:
-        values = tuple(Decimal(p.strip().rstrip("%")) for p in parts)
-    except ArithmeticError:
-        raise ValueError(text) from None
-    if any(not Decimal(0) <= v <= Decimal(100) for v in values) or len(values) > 64:
-        raise ValueError(text)
-    if values and sum(values) != 100:
-        raise ValueError(text)
-    return values
-
-
 def payouts(pool: int, percentages: Sequence[Decimal], unit: int) -> list[int]:
     """The prize of each place in cents, rounded down to ``unit`` cents, the rest to 1st."""
     if not percentages or pool <= 0:

@@ -22,12 +22,29 @@ from printing.pdfs import render_standings
 from printing.pdfs.standings import StandingsRow, StandingsSheet
 from printing.views import pdf_response
 from tournaments.models import Entry, Tournament
+from tournaments.number_fields import IdsChoiceField
+from tournaments.numbers import decimal_in
+from tournaments.permissions import shown_to
 from tournaments.views.base import manage_view, message_text
 
 from . import services
 from .models import Payment, SidePot
-from .money import Prize, amount, cents, parse_percentages
+from .money import Prize, cents
 from .prizes import PlacePrize, PotPrizes, prizes, settings_of
+from .templatetags.club_money import money, percent
+
+
+def parse_percentages(text: str) -> tuple[Decimal, ...]:
+    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
+    add up to 100 (or nothing is given)."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if len(parts) > 64:
+        raise ValueError(text)
+    # Finite, 0–100, in plain form (1e2 is 100): tournaments.numbers.
+    values = tuple(decimal_in(p.strip().rstrip("%"), low=0, high=100, places=4) for p in parts)
+    if values and sum(values) != 100:
+        raise ValueError(text)
+    return values
 
 
 class PayoutForm(forms.Form):
@@ -89,7 +106,7 @@ class SidePotForm(PayoutForm):
 class EntrantsForm(forms.Form):
     """A side pot's tick-boxes: the entries in it (of this tournament only)."""
 
-    entry = forms.ModelMultipleChoiceField(queryset=Entry.objects.none(), required=False)
+    entry = IdsChoiceField(queryset=Entry.objects.none(), required=False)
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -225,14 +242,14 @@ def payment_save(request: HttpRequest, tournament: Tournament, entry_id: int) ->
 
 @require_GET
 def prizes_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
     return render(request, "club/prizes.html", {"tournament": tournament, "prizes": found})
 
 
 @require_GET
 def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
     currency = found.money.currency
     rows = _prize_rows(found.places, found.winners, currency)
@@ -242,7 +259,7 @@ def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
             *_prize_rows(side.places, side.winners, currency),
         )
     subtitle = _("Prize pool: %(pool)s %(currency)s") % {
-        "pool": amount(found.pool),
+        "pool": money(found.pool),
         "currency": currency,
     }
     sheet = StandingsSheet(
@@ -262,7 +279,7 @@ def _prize_rows(
     """The prize of each place, then (once places are decided) of each winner by name,
     each list under a line that says what it is."""
     rows = tuple(
-        StandingsRow(str(p.place), "", (f"{p.percent:g} %", f"{amount(p.cents)} {currency}"))
+        StandingsRow(str(p.place), "", (f"{percent(p.percent)} %", f"{money(p.cents)} {currency}"))
         for p in places
     )
     if rows:
@@ -270,7 +287,7 @@ def _prize_rows(
     if winners:
         rows += (StandingsRow("", _("Winners"), ("", "")),)
         rows += tuple(
-            StandingsRow(w.place_label, w.name, ("", f"{amount(w.cents)} {currency}"))
+            StandingsRow(w.place_label, w.name, ("", f"{money(w.cents)} {currency}"))
             for w in winners
         )
     return rows
@@ -284,8 +301,8 @@ def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
     }
     text = _("Side pot: %(name)s · buy-in %(buy_in)s %(currency)s · %(entrants)s") % {
         "name": side.pot.name,
-        "buy_in": amount(cents(side.pot.buy_in)),
+        "buy_in": money(cents(side.pot.buy_in)),
         "currency": currency,
         "entrants": entrants,
     }
-    return StandingsRow("", text, ("", f"{amount(side.pool)} {currency}"))
+    return StandingsRow("", text, ("", f"{money(side.pool)} {currency}"))

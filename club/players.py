@@ -114,6 +114,7 @@ def load(
     ratings.ensure_current()
     entries = list(
         Entry.objects.filter(player=player, team_name="")  # a player's own record: no teams
+        .exclude(tournament__status=Tournament.Status.DRAFT)  # not public yet
         .select_related("tournament")
         .order_by("-tournament__date", "-tournament__pk")
     )

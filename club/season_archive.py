@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Tournament
+from tournaments.numbers import integer_in
 
 from . import services
 from .models import Season
@@ -60,8 +61,51 @@ def dumps(document: Mapping[str, Any]) -> str:
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise SeasonArchiveError(f"season.{key} is missing or not valid: {value!r}")
+        raise SeasonArchiveError(f"season.{key} is missing or not valid: {_show(value)}")
+    if isinstance(value, str):
+        _text(value, f"season.{key}")
     return value
+
+
+def _show(value: Any) -> str:
+    return ascii(value)[:80]
+
+
+def _text(value: str, where: str) -> str:
+    """Text every database stores: no NUL character, no lone surrogate."""
+    if "\x00" in value:
+        raise SeasonArchiveError(f"{where} contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SeasonArchiveError(f"{where} is not valid Unicode text") from None
+    return value
+
+
+def _whole(data: Mapping[str, Any], key: str, *, low: int, high: int, null: bool) -> int | None:
+    """A whole number within the season form's bounds (tournaments.numbers)."""
+    value = data.get(key)
+    if value is None and null:
+        return None
+    try:
+        return integer_in(value, low=low, high=high)
+    except ValueError:
+        raise SeasonArchiveError(
+            f"season.{key} must be a whole number {low}–{high}: {_show(value)}"
+        ) from None
+
+
+def _no_constant(name: str) -> None:
+    raise SeasonArchiveError(f"not JSON: {name} is not a number")
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise SeasonArchiveError(f"not JSON: {error.msg} (line {error.lineno})") from None
+    except RecursionError:
+        raise SeasonArchiveError("not a season file: nested too deeply") from None
 
 
 def import_season(
@@ -69,10 +113,7 @@ def import_season(
 ) -> Season:
     """Create the season of ``text`` (an exported season file). ``renamed`` maps a
     tournament's slug in the file to its slug here (``import_tournament --slug``)."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SeasonArchiveError(f"not JSON: {error.msg} (line {error.lineno})") from None
+    document = _loads(text)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SeasonArchiveError(f"not a season file (its format is not {FORMAT!r})")
     if document.get("version") != VERSION:
@@ -90,16 +131,26 @@ def import_season(
         placing = list(parse_points(",".join(str(p) for p in points)))
     except ValueError:
         raise SeasonArchiveError("season.placing_points must be whole numbers 0–1000") from None
-    best_of = data.get("best_of")
-    if best_of is not None and (isinstance(best_of, bool) or not isinstance(best_of, int)):
-        raise SeasonArchiveError(f"season.best_of must be a whole number or null: {best_of!r}")
-    slugs = [(renamed or {}).get(s, s) for s in _need(data, "tournaments", list)]
+    best_of = _whole(data, "best_of", low=1, high=500, null=True)
+    points_per_win = _whole(data, "points_per_win", low=0, high=1000, null=False)
+    listed = _need(data, "tournaments", list)
+    for n, listed_slug in enumerate(listed):
+        if not isinstance(listed_slug, str):
+            raise SeasonArchiveError(f"season.tournaments[{n}] is not a slug: {_show(listed_slug)}")
+        _text(listed_slug, f"season.tournaments[{n}]")
+    slugs = [(renamed or {}).get(s, s) for s in listed]
     found = {t.slug: t for t in Tournament.objects.filter(slug__in=slugs)}
     missing = [s for s in slugs if s not in found]
     if missing:
         raise SeasonArchiveError(
             f"tournaments not on this installation: {', '.join(missing)} "
             "(import their archives first, with import_tournament)"
+        )
+    teams = [s for s in slugs if found[s].ruleset.is_team]
+    if teams:
+        raise SeasonArchiveError(
+            f"season.tournaments: {', '.join(teams)} is a team event; a season ranks "
+            "players, as its form says (head to head only)"
         )
     if Season.objects.filter(slug=slug).exists():
         raise SeasonArchiveError(f"a season with the slug {slug!r} already exists here")
@@ -114,7 +165,7 @@ def import_season(
         owner=account,
         scoring=scoring,
         placing_points=placing,
-        points_per_win=_need(data, "points_per_win", int),
+        points_per_win=points_per_win,
         best_of=best_of,
     )
     try:

@@ -51,7 +51,10 @@ def event_of(tournament: Tournament) -> tuple[Event, set[int]]:
 
 
 def season_table(season: Season) -> SeasonTable:
-    tournaments = tuple(season.tournaments.order_by("date", "pk"))
+    # A draft in the season is not public yet: it counts once it is.
+    tournaments = tuple(
+        season.tournaments.exclude(status=Tournament.Status.DRAFT).order_by("date", "pk")
+    )
     events = []
     hidden: set[int] = set()
     for tournament in tournaments:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import audit, changes
 from tournaments.models import Entry, Tournament
+from tournaments.unique import save_with_free_slug, taken
 
 from .models import Payment, Season, SidePot, SidePotEntry, TournamentMoney
 
@@ -51,9 +52,10 @@ def save_season(*, season: Season, tournaments: Sequence[Tournament], user: Any)
                 list(season.tournaments.values_list("pk", flat=True)),
             )
         )
-        if not season.slug:
-            season.slug = unique_slug(season.name)
-        season.save()
+        if season.slug:
+            season.save()
+        else:
+            save_with_free_slug(season, lambda: unique_slug(season.name))
         season.tournaments.set(tournaments)
         audit.record(
             tournament=None,
@@ -108,6 +110,8 @@ def record_payment(*, entry: Entry, method: str, amount: Any, user: Any) -> Paym
     """What ``entry`` paid and how; an empty ``method`` clears it. The registration's
     "paid" flag follows (paid: any payment, free included)."""
     with transaction.atomic():
+        # One payment per entry: two at once queue on the entry's row.
+        Entry.objects.select_for_update().filter(pk=entry.pk).exists()
         found = Payment.objects.filter(entry=entry).first()
         before = {"method": found.method, "amount": str(found.amount)} if found else None
         if not method:
@@ -164,8 +168,12 @@ def save_side_pot(
         before = None if adding else _pot_snapshot(SidePot.objects.get(pk=pot.pk))
         pot.name, pot.buy_in, pot.rounding = name, buy_in, rounding
         pot.payout = [str(p) for p in payout]
+        exists = _("A side pot called %(name)s already exists.") % {"name": name}
+        if SidePot.objects.filter(tournament=tournament, name=name).exclude(pk=pot.pk).exists():
+            raise ValidationError(exists)
         pot.full_clean()
-        pot.save()
+        with taken(exists):
+            pot.save()
         audit.record(
             tournament=tournament,
             action="side pot created" if adding else "side pot changed",

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import registration
 from tournaments.models import Player, Tournament
+from tournaments.permissions import shown_to
 from tournaments.views.base import manage_url, manage_view, message_text
 
 from . import players, ratings
@@ -48,7 +49,10 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
 @require_GET
 def tournament_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     """The rating changes a tournament caused: each player's total and each match's."""
-    tournament = get_object_or_404(Tournament.objects.only("name", "slug", "date"), slug=slug)
+    tournament = get_object_or_404(
+        Tournament.objects.only("name", "slug", "date", "status", "owner_id"), slug=slug
+    )
+    shown_to(request.user, tournament)
     ratings.ensure_current()
     by_player = ratings.tournament_ratings(tournament.pk)
     rows = list(

@@ -129,6 +129,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A form's submission id: a double tap writes once and answers as the first did.
+    "tournaments.submissions.SubmissionMiddleware",
     # Last, as django-axes asks: turns a paused log-in into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -148,6 +150,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "config.version.context",
             ],
+            "builtins": ["tournaments.templatetags.submissions"],
         },
     },
 ]

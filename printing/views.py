@@ -38,7 +38,7 @@ from public.live import headers as live_headers
 from public.live import last_modified, live
 from scoring.views import table_url
 from tournaments.models import Match, Tournament
-from tournaments.permissions import can_direct
+from tournaments.permissions import can_direct, shown_to
 
 from . import documents as pdf_data
 from . import stage_documents
@@ -69,6 +69,7 @@ def match_scoresheet(request: HttpRequest, slug: str, match_id: int) -> HttpResp
         pk=match_id,
         tournament__slug=slug,
     )
+    shown_to(request.user, match.tournament)
     directing = can_direct(request.user, match.tournament)
     link = (lambda m: table_url(m, request)) if directing else None
     filename = f"{slug}-{match.key}-scoresheet.pdf"

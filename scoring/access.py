@@ -94,7 +94,7 @@ ENTRY_FIELDS = (
     *(field.name for field in Match._meta.concrete_fields if field.name not in ROUTING_ONLY),
     *(
         f"tournament__{name}"
-        for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at")
+        for name in ("name", "slug", "language", "owner", "rules", "rules_locked_at", "status")
     ),
 )
 
@@ -129,6 +129,8 @@ def for_user(request: HttpRequest, slug: str, match_id: int, *, lock: bool = Fal
     use_tournament_language(request, tournament.language)
     user = request.user
     directing = can_direct(user, tournament)
+    if tournament.status == Tournament.Status.DRAFT and not directing:
+        raise Http404  # a draft is not public yet (tournaments.permissions.shown_to)
     scoring = directing or can_score(user, tournament)
     return MatchAccess(match, tournament, user, None, scoring, directing, request, lock)
 

@@ -1038,3 +1038,57 @@ def test_csrf_is_required_for_every_post(world, group):
                 f"{allowed.describe()}"
             )
     assert not wrong, "\n".join(wrong)
+
+
+# -- a draft is private everywhere but to its directors ---------------------------------------
+
+#                anon  table revoked norole okeep odir  codir keeper dir
+DRAFT_PRIVATE = "404   404   404     404    404   404   200   404    200"
+# The public URLs about one tournament: its pages, PDFs, CSVs, JSON, ratings and prizes.
+ABOUT_A_TOURNAMENT = {"slug", "match_id", "entry_id"}
+
+
+def test_a_draft_is_private_on_every_public_url(world):
+    """Every public URL about a tournament, the running one (and the staged one the stage
+    PDFs are about) put back to draft: 404 to everyone but its directors, who see it."""
+    drafts = (world.running.pk, world.staged.pk)
+    Tournament.objects.filter(pk__in=drafts).update(status=Tournament.Status.DRAFT)
+    wrong = []
+    checked = 0
+    for pattern in PATTERNS:
+        if EXPECTED.get(pattern.key) != PUBLIC_PAGE or pattern.key.startswith("club:season"):
+            continue
+        if not ABOUT_A_TOURNAMENT & set(pattern.arguments):
+            continue
+        checked += 1
+        for role, want in zip(ROLES, DRAFT_PRIVATE.split(), strict=True):
+            outcome = request(pattern, world, role, "GET")
+            if outcome.cell != want:
+                wrong.append(f"{pattern.key} GET of a draft as {role}: {outcome.describe()}")
+    assert checked >= 17
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_draft_is_on_no_club_page_but_its_directors(world):
+    """A player's club page, the season list, a season's page, PDF and CSV: a draft in
+    them is not named to anyone but its directors."""
+    Tournament.objects.filter(pk=world.running.pk).update(status=Tournament.Status.DRAFT)
+    player = Entry.objects.get(pk=world.playing.side_a_id).player
+    paths = [
+        f"/players/{player.pk}/",
+        "/seasons/",
+        f"/seasons/{world.season.slug}/",
+        f"/seasons/{world.season.slug}/standings.csv",
+    ]
+    wrong = []
+    for role in ROLES:
+        client = Client()
+        if role in world.sessions:
+            client.cookies[settings.SESSION_COOKIE_NAME] = world.sessions[role]
+        for path in paths:
+            cache.clear()
+            body = client.get(path).content.decode()
+            shown = world.running.name in body or world.running.slug in body
+            if shown and role not in ("dir", "codir"):
+                wrong.append(f"{path} as {role}: names the draft")
+    assert not wrong, "\n".join(wrong)

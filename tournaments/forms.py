@@ -25,6 +25,7 @@ from . import csv_files
 from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
+from .number_fields import IdChoiceField
 from .player_csv import PLAYER_FIELDS
 
 # -- players ---------------------------------------------------------------------------------
@@ -367,7 +368,7 @@ def rules_from_query(data: Any) -> RuleSet | None:
 class AddEntryForm(forms.Form):
     """Enter a registered player (chosen by id) in the tournament."""
 
-    player = forms.ModelChoiceField(
+    player = IdChoiceField(
         label=_("Player"),
         queryset=Player.objects.all(),
         error_messages={"invalid_choice": _("Choose a player from the registry.")},
@@ -384,7 +385,7 @@ class AddTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.size = size
         for seat in range(1, size + 1):
-            self.fields[f"seat{seat}"] = forms.ModelChoiceField(
+            self.fields[f"seat{seat}"] = IdChoiceField(
                 label=_("Player %(seat)d") % {"seat": seat},
                 queryset=Player.objects.all(),
                 error_messages={"invalid_choice": _("Choose a player from the registry.")},

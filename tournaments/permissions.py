@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
+
 from .models import Player, Tournament
 
 REGISTRAR_PERMISSION = "tournaments.manage_registry"
@@ -56,6 +58,14 @@ def can_direct(user: Any, tournament: Tournament) -> bool:
     if user.is_superuser or tournament.owner_id == user.pk:
         return True
     return tournament.co_directors.filter(pk=user.pk).exists()
+
+
+def shown_to(user: Any, tournament: Tournament) -> Tournament:
+    """``tournament``, unless it is a draft that ``user`` does not direct: a draft is not
+    public yet, on any page, PDF, CSV or JSON of it (404, as if it did not exist)."""
+    if tournament.status == Tournament.Status.DRAFT and not can_direct(user, tournament):
+        raise Http404
+    return tournament
 
 
 def can_score(user: Any, tournament: Tournament) -> bool:

@@ -19,6 +19,7 @@ from . import audit
 from .changes import changing
 from .models import Entry, Player, TeamMember, Tournament
 from .registry import create_player
+from .routing import lock_tournament
 from .stage_standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
@@ -40,6 +41,9 @@ def add_entry(
     *, tournament: Tournament, player: Player, user: Any, seed: int | None = None
 ) -> Entry:
     with changing(tournament):
+        # The tournament's lock first: the same player entered twice at once queues here,
+        # and the second is refused by name.
+        lock_tournament(tournament)
         _open_for_entries(tournament)
         if tournament.ruleset.is_team:
             raise ValidationError(
@@ -74,6 +78,7 @@ def add_team(
     once per event. The entry's ``player`` is the seat-1 member."""
     name = " ".join(name.split())
     with changing(tournament):
+        lock_tournament(tournament)  # as add_entry: the same team twice queues here
         _open_for_entries(tournament)
         size = tournament.ruleset.team_size
         if size < 2:
@@ -150,6 +155,7 @@ def check_field(tournament: Tournament, entries: list[Entry]) -> None:
 def register_new_player(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Entry:
     """Add a player to the registry and enter them, both or neither."""
     with transaction.atomic():
+        lock_tournament(tournament)  # as add_entry: the same new player twice queues here
         _open_for_entries(tournament)
         player = create_player(data=data, user=user)
         return add_entry(tournament=tournament, player=player, user=user)

@@ -54,6 +54,7 @@ from .player_csv import (
     decode_csv,
     import_players_csv,
 )
+from .unique import taken
 
 __all__ = [
     "CSV_COLUMNS",
@@ -90,7 +91,8 @@ def create_player(*, data: dict[str, Any], user: Any) -> Player:
         if getattr(user, "is_authenticated", False):
             player.created_by = user
         player.full_clean()
-        player.save()
+        with taken(_("A player with this name and email is already registered.")):
+            player.save()
         audit.record(
             tournament=None,
             action="player added",

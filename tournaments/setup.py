@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from . import audit
 from .changes import changing
 from .models import Tournament
-from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS
+from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS, unique_slug
+from .unique import save_with_free_slug
 
 SETTINGS_FIELDS = (*DETAIL_FIELDS, *BRACKET_FIELDS)
 ROLES = ("co_director", "scorekeeper")
@@ -36,7 +37,7 @@ def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
         if tournament.random_draw and tournament.draw_seed is None:
             tournament.draw_seed = new_draw_seed()
         tournament.full_clean(exclude=["slug"])
-        tournament.save()
+        save_with_free_slug(tournament, lambda: unique_slug(tournament.name))
         audit.record(
             tournament=tournament,
             action="tournament created",

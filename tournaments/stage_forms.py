@@ -8,7 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Entry, Stage
-from .models.stages import DEFAULT_TIEBREAKS, MAX_SWISS_ROUNDS
+from .models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
+from .number_fields import IdChoiceField
+from .numbers import INTEGER_MAX
 from .tiebreaks import Tiebreak
 
 TIEBREAK_SLOTS = 4
@@ -36,7 +38,7 @@ class StageForm(forms.Form):
     advance = forms.IntegerField(
         label=_("Players advancing (per pool for pools)"),
         min_value=2,
-        max_value=4096,
+        max_value=MAX_ADVANCE,
         required=False,
     )
     game_target = forms.IntegerField(
@@ -104,8 +106,10 @@ class ClockForm(forms.Form):
 class LateEntryForm(forms.Form):
     """A late entry's starting match points in a running Swiss first stage (0 by default)."""
 
-    entry = forms.ModelChoiceField(label=_("Late entry"), queryset=Entry.objects.none())
-    points = forms.IntegerField(label=_("Starting match points"), min_value=0, initial=0)
+    entry = IdChoiceField(label=_("Late entry"), queryset=Entry.objects.none())
+    points = forms.IntegerField(
+        label=_("Starting match points"), min_value=0, max_value=INTEGER_MAX, initial=0
+    )
 
     def __init__(self, *args: Any, candidates: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -115,7 +119,7 @@ class LateEntryForm(forms.Form):
 
 class LuckyLoserForm(forms.Form):
     side = forms.ChoiceField(label=_("In place of"), choices=[("A", "A"), ("B", "B")])
-    entry = forms.ModelChoiceField(label=_("Lucky loser"), queryset=Entry.objects.none())
+    entry = IdChoiceField(label=_("Lucky loser"), queryset=Entry.objects.none())
 
     def __init__(self, *args: Any, candidates: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -243,8 +243,10 @@ def start(*, tournament: Tournament, user: Any) -> Stage:
     return first
 
 
-def pair_next_round(*, stage: Stage, user: Any) -> list[Match]:
-    """Pair the next round of a running Swiss stage once every match of the last is done."""
+def pair_next_round(*, stage: Stage, user: Any, seen_round: int | None = None) -> list[Match]:
+    """Pair the next round of a running Swiss stage once every match of the last is done.
+    ``seen_round``: the round the page offered to pair; paired meanwhile (another tab), the
+    refusal says so."""
     with transaction.atomic():
         lock_tournament(stage.tournament)
         stage.refresh_from_db()
@@ -252,6 +254,14 @@ def pair_next_round(*, stage: Stage, user: Any) -> list[Match]:
             raise ValidationError(_("Only a running Swiss stage is paired round by round."))
         mine = list(Match.objects.filter(stage=stage))
         played = current_round(mine)
+        if seen_round is not None and played >= seen_round:
+            raise ValidationError(
+                _(
+                    "Round %(round)d was just paired elsewhere (another tab or device): here "
+                    "is the stage as it is now."
+                )
+                % {"round": seen_round}
+            )
         if played >= (stage.rounds or 0):
             raise ValidationError(
                 _("All %(rounds)d rounds of this stage are paired.") % {"rounds": stage.rounds}
@@ -276,6 +286,14 @@ def close_stage(*, stage: Stage, user: Any) -> Stage | None:
     with transaction.atomic():
         lock_tournament(tournament)
         stage.refresh_from_db()
+        if stage.status == Stage.Status.CLOSED:
+            raise ValidationError(
+                _(
+                    "%(name)s was just closed elsewhere (another tab or device): here is the "
+                    "stage as it is now."
+                )
+                % {"name": stage}
+            )
         if stage.status != Stage.Status.RUNNING:
             raise ValidationError(_("This stage is not running."))
         mine = list(Match.objects.filter(stage=stage))

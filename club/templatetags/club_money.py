@@ -13,3 +13,10 @@ register = template.Library()
 @register.filter
 def money(cents: int) -> str:
     return number_format(Decimal(cents) / 100, decimal_pos=2, use_l10n=True)
+
+
+@register.filter
+def percent(value: Decimal | int | str) -> str:
+    """A payout percentage in the page's language (33.5, 33,5), never in exponent form."""
+    number = Decimal(str(value))
+    return number_format(Decimal(format(number, "f")).normalize(), use_l10n=True)

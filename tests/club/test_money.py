@@ -11,7 +11,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.models import Payment, TournamentMoney
-from club.money import parse_percentages, payouts, shares
+from club.money import payouts, shares
+from club.money_views import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Entry

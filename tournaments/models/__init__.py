@@ -5,6 +5,7 @@ from .decisions import Decision
 from .matches import Match, is_token, new_token
 from .players import Player
 from .stages import Stage
+from .submissions import Submission
 from .teams import TeamMember
 from .tournaments import Entry, Tournament, default_rules, unique_slug
 from .versions import PublicVersion
@@ -17,6 +18,7 @@ __all__ = [
     "Player",
     "PublicVersion",
     "Stage",
+    "Submission",
     "TeamMember",
     "Tournament",
     "default_rules",

@@ -29,6 +29,7 @@ MAX_STAGES = 6
 FINAL_ROUND = "final"  # the key of a knockout's final in round_rules
 GRAND_FINAL = ("final", "reset")  # a double elimination's final sections (Match.Section)
 MAX_SWISS_ROUNDS = 30
+MAX_ADVANCE = 4096  # players going on to the next stage: the form's limit, and an archive's
 
 
 def default_tiebreaks() -> list[str]:

@@ -20,6 +20,8 @@ from scoring.engine import resolve_rules
 
 from .. import stages as stage_services
 from ..models import Entry, Match, Stage, Tournament
+from ..models.stages import MAX_SWISS_ROUNDS
+from ..numbers import integer_in
 from ..rules_text import rules_summary
 from ..stage_forms import ClockForm, LateEntryForm, LuckyLoserForm, StageForm, tiebreak_choices
 from .base import manage_url, manage_view, message_text, page
@@ -202,8 +204,13 @@ def stages_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = stage_of(tournament, stage_id)
 
+    try:  # the round the page offered to pair (tournaments.numbers)
+        seen: int | None = integer_in(request.POST.get("round", ""), low=1, high=MAX_SWISS_ROUNDS)
+    except ValueError:
+        seen = None
+
     def run() -> str:
-        matches = stage_services.pair_next_round(stage=stage, user=request.user)
+        matches = stage_services.pair_next_round(stage=stage, user=request.user, seen_round=seen)
         count = sum(1 for m in matches if m.has_both_sides)
         return ngettext(
             "Round %(round)d is paired: %(count)d table.",

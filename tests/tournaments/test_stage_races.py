@@ -1,0 +1,95 @@
+"""Two tabs on the Stages page act at once (issue 29): the one that loses is told that it
+was just done elsewhere, not something true but puzzling about a table. Two threads, one
+barrier, each with its own connection; CI runs this on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from tests.scoring.helpers import hidden_fields
+from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
+from tournaments import stages
+from tournaments.models import Match, Stage
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def a_swiss_with_round_one_played(rounds: int = 2) -> Stage:
+    tournament = make_event(6)
+    swiss = stages.add_stage(
+        tournament=tournament,
+        user=tournament.owner,
+        kind="swiss",
+        rounds=rounds,
+        advance=2,
+        rules=ONE_GAME_TO_100,
+    )
+    stages.add_stage(tournament=tournament, user=tournament.owner, kind="single_elimination")
+    stages.start(tournament=tournament, user=tournament.owner)
+    play_open(tournament, swiss)
+    swiss.refresh_from_db()
+    return swiss
+
+
+def two_tabs(stage: Stage, action: str) -> list[str]:
+    """Two tabs of the director open the Stages page, then press the same button at once;
+    what each was told."""
+    tournament = stage.tournament
+    url = reverse(f"tournaments:{action}", args=[tournament.slug, stage.pk])
+    page = reverse("tournaments:stages", args=[tournament.slug])
+    tabs = []
+    for _ in range(2):
+        client = Client(raise_request_exception=False)
+        client.force_login(tournament.owner)
+        tabs.append((client, hidden_fields(client.get(page).content.decode(), url)))
+    barrier = threading.Barrier(2)
+    told: list[str] = ["", ""]
+    errors: list[BaseException] = []
+
+    def press(index: int) -> None:
+        try:
+            client, data = tabs[index]
+            barrier.wait(timeout=10)
+            response = client.post(url, data)
+            assert response.status_code == 302, response.status_code
+            told[index] = " ".join(str(m) for m in get_messages(response.wsgi_request))
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=press, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not errors, errors
+    return sorted(told)
+
+
+def test_two_tabs_pair_the_next_round_once_and_the_second_is_told_why():
+    for _ in range(3):
+        swiss = a_swiss_with_round_one_played()
+        told = two_tabs(swiss, "stage-pair")
+        assert Match.objects.filter(stage=swiss, round=2).count() == 3
+        assert told[0].startswith("Round 2 is paired"), told
+        assert told[1] == (
+            "Round 2 was just paired elsewhere (another tab or device): here is the stage "
+            "as it is now."
+        ), told
+
+
+def test_two_tabs_close_the_stage_once_and_the_second_is_told_why():
+    for _ in range(3):
+        swiss = a_swiss_with_round_one_played(rounds=1)
+        told = two_tabs(swiss, "stage-close")
+        assert swiss.tournament.stages.get(number=2).status == Stage.Status.RUNNING
+        closed = [t for t in told if "is closed" in t]
+        elsewhere = [t for t in told if "was just closed elsewhere" in t]
+        assert len(closed) == 1 and len(elsewhere) == 1, told

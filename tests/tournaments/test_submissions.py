@@ -1,0 +1,102 @@
+"""A form's submission id (tournaments.submissions): sent again, the same answer, one write."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_director, make_tournament
+from tournaments.models import AuditEntry, Stage, Submission, Tournament
+from tournaments.submissions import FIELD, new_id
+
+pytestmark = pytest.mark.django_db
+
+NEW_TOURNAMENT = {
+    "name": "Abierto de Otoño",
+    "date": "2030-01-01",
+    "tables": 3,
+    "page_size": "A4",
+    "language": "en",
+    "preset": "modern",
+    "bracket_kind": "single_elimination",
+}
+
+
+def said(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def form_id(html: str) -> str:
+    return re.search(rf'name="{FIELD}" value="([0-9a-f]{{32}})"', html)[1]
+
+
+def test_a_resent_form_answers_as_the_first_time_and_writes_once(director_client):
+    page = director_client.get(reverse("tournaments:tournament-create")).content.decode()
+    data = {**NEW_TOURNAMENT, FIELD: form_id(page)}
+    first = director_client.post(reverse("tournaments:tournament-create"), data)
+    told = said(first)
+    director_client.get(first["Location"])  # the browser follows it: the message is shown
+    again = director_client.post(reverse("tournaments:tournament-create"), data)
+    assert Tournament.objects.filter(name="Abierto de Otoño").count() == 1
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert told == said(again) == ["Tournament created. Now register the players."]
+    assert AuditEntry.objects.filter(action="tournament created").count() == 1
+
+
+def test_each_rendering_of_a_form_is_a_new_submission(director_client):
+    url = reverse("tournaments:tournament-create")
+    ids = {form_id(director_client.get(url).content.decode()) for _ in range(3)}
+    assert len(ids) == 3
+
+
+def test_a_form_with_errors_sent_again_shows_the_same_errors_and_a_new_id(director_client):
+    url = reverse("tournaments:tournament-create")
+    key = new_id()
+    bad = {**NEW_TOURNAMENT, "tables": "0", FIELD: key}
+    first = director_client.post(url, bad)
+    again = director_client.post(url, bad)
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content
+    assert form_id(first.content.decode()) != key  # corrected, it is a new submission
+    fixed = director_client.post(url, {**NEW_TOURNAMENT, FIELD: form_id(first.content.decode())})
+    assert fixed.status_code == 302
+    assert Tournament.objects.count() == 1
+
+
+def test_an_htmx_answer_is_replayed_whole(director_client, director):
+    tournament = make_tournament(owner=director)
+    url = reverse("tournaments:stage-add", args=[tournament.slug])
+    data = {"kind": "single_elimination", "tiebreak_1": "buchholz", FIELD: new_id()}
+    first = director_client.post(url, data, HTTP_HX_REQUEST="true")
+    again = director_client.post(url, data, HTTP_HX_REQUEST="true")
+    assert first.status_code == again.status_code == 200
+    assert first.content == again.content
+    assert first.get("HX-Trigger") == again.get("HX-Trigger")
+    assert Stage.objects.filter(tournament=tournament).count() == 1
+
+
+def test_a_refusal_records_nothing(client):
+    owner, other = make_director(), make_director()
+    tournament = make_tournament(owner=owner)
+    client.force_login(other)
+    url = reverse("tournaments:stage-add", args=[tournament.slug])
+    response = client.post(url, {"kind": "single_elimination", FIELD: new_id()})
+    assert response.status_code == 403
+    assert not Submission.objects.exists()
+
+
+def test_another_account_cannot_reuse_a_submission_id(director_client):
+    key = new_id()
+    director_client.post(reverse("tournaments:tournament-create"), {**NEW_TOURNAMENT, FIELD: key})
+    other = Client()
+    other.force_login(make_director())
+    response = other.post(
+        reverse("tournaments:tournament-create"), {**NEW_TOURNAMENT, "name": "Otro", FIELD: key}
+    )
+    assert response.status_code == 400
+    assert not Tournament.objects.filter(name="Otro").exists()

@@ -1,0 +1,173 @@
+"""One submission id per rendered form: a double tap, a resent POST or a second tab's
+repeat of the same form does its write once and answers as the first did.
+
+Every write form carries a hidden ``submission`` field, a fresh random id each time the
+page renders it (``{% submission_field %}``, next to ``{% csrf_token %}``).
+:class:`SubmissionMiddleware` runs the view of a signed-in user's POST that carries one in
+a transaction that first inserts a :class:`~tournaments.models.Submission` row under that
+id, then records the view's answer in it (status, headers, body, and the messages a
+redirect carries). The same id again, at once or later, finds the row (a twin sent at the
+same moment waits on the row's unique key until the first commits) and gets the recorded
+answer: the same redirect and message, or the same page; nothing is written twice.
+
+A refusal (a status of 400 or more) or an exception records nothing and writes nothing,
+so the same form can be sent again. Two *different* submissions racing for one unique
+thing (the same player entered from two tabs) are the services' to refuse by name; a
+unique key that a service did not foresee still never reaches the user as an error: the
+write is rolled back and the page says it was just done elsewhere.
+
+The phones' forms (the table link) will carry the same id: issue 32.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from .models import Submission
+
+FIELD = "submission"
+KEY = re.compile(r"^[0-9a-f]{32}$")
+# Headers a replay must not repeat: the server sets them anew for each response.
+NOT_REPLAYED = {"content-length", "set-cookie", "date"}
+
+
+def new_id() -> str:
+    """A fresh submission id: 32 hex digits."""
+    return uuid.uuid4().hex
+
+
+def submission_id(request: HttpRequest) -> str | None:
+    """The POST's submission id, if it carries a well-formed one."""
+    key = request.POST.get(FIELD, "")
+    return key if KEY.match(key) else None
+
+
+class SubmissionMiddleware:
+    """Runs each POST that carries a submission id through :func:`once`. After the CSRF,
+    authentication and messages middleware, so a forged POST is refused before it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view: Callable[..., HttpResponse],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
+        if request.method != "POST" or not request.user.is_authenticated:
+            return None
+        key = submission_id(request)
+        if key is None:
+            return None
+        return once(request, key, lambda: view(request, *args, **kwargs))
+
+
+def once(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+    """``view``'s answer to the submission ``key``, the first time it is sent; the recorded
+    answer every later time."""
+    for _attempt in range(3):
+        done = Submission.objects.filter(key=key).first()
+        if done is not None:
+            return replay(request, done)
+        try:
+            return _first(request, key, view)
+        except _Twin:
+            continue  # the twin committed meanwhile: its row is there now
+    return replay(request, Submission.objects.get(key=key))
+
+
+class _Twin(Exception):
+    """The same submission is being (or was just) written by another request."""
+
+
+def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+    shown = len(_messages(request))
+    try:
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = Submission.objects.create(
+                        key=key, user=request.user, path=request.path[:500]
+                    )
+            except IntegrityError as twin:
+                raise _Twin from twin
+            response = view()
+            if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+                response.render()
+            if response.status_code >= 400:
+                transaction.set_rollback(True)
+                return response
+            _record(record, response, _messages(request)[shown:])
+            return response
+    except _Twin:
+        raise
+    except IntegrityError:
+        return done_elsewhere(request)
+
+
+def _record(record: Submission, response: HttpResponse, added: list[list[Any]]) -> None:
+    record.status = response.status_code
+    record.headers = {
+        name: value for name, value in response.items() if name.lower() not in NOT_REPLAYED
+    }
+    record.body = b"" if response.streaming else response.content
+    record.messages = added if 300 <= response.status_code < 400 else []
+    record.save(update_fields=["status", "headers", "body", "messages"])
+
+
+def replay(request: HttpRequest, done: Submission) -> HttpResponse:
+    """The answer recorded for ``done``, with the messages its redirect carried."""
+    if done.user_id != request.user.pk or done.path != request.path[:500]:
+        return HttpResponse(
+            _("This form was already sent from another page: reload the page and try again."),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(bytes(done.body), status=done.status)
+    for name, value in done.headers.items():
+        response[name] = value
+    for level, text, tags in done.messages:
+        messages.add_message(request, level, text, extra_tags=tags)
+    return response
+
+
+def _messages(request: HttpRequest) -> list[list[Any]]:
+    """The request's messages so far (level, text, tags), read without marking them shown."""
+    storage = messages.get_messages(request)
+    used = storage.used
+    found = [[m.level, str(m.message), m.extra_tags] for m in storage]
+    storage.used = used
+    return found
+
+
+def done_elsewhere(request: HttpRequest) -> HttpResponse:
+    """A unique key met: nothing was written; back to the page, saying why."""
+    messages.error(
+        request,
+        _(
+            "This was just done elsewhere (another tab or device), so nothing was changed. "
+            "Here is the page as it is now."
+        ),
+    )
+    back = request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    if getattr(request, "htmx", False):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = back
+        return response
+    return HttpResponseRedirect(back)
