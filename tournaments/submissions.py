@@ -21,6 +21,7 @@ The phones' forms (the table link) will carry the same id: issue 32.
 
 from __future__ import annotations
 
+import datetime
 import re
 import uuid
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from typing import Any
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
@@ -38,6 +40,9 @@ FIELD = "submission"
 KEY = re.compile(r"^[0-9a-f]{32}$")
 # Headers a replay must not repeat: the server sets them anew for each response.
 NOT_REPLAYED = {"content-length", "set-cookie", "date"}
+KEPT = datetime.timedelta(days=1)
+"""How long an answer is kept for a resend: a day, as long as a one-time set-password
+link (which a recorded answer may show) lasts; every new submission forgets older ones."""
 
 
 def new_id() -> str:
@@ -94,8 +99,15 @@ class _Twin(Exception):
     """The same submission is being (or was just) written by another request."""
 
 
+def forget_old() -> int:
+    """Forget the answers recorded more than :data:`KEPT` ago; how many were forgotten."""
+    deleted, _kinds = Submission.objects.filter(created_at__lt=timezone.now() - KEPT).delete()
+    return deleted
+
+
 def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
     shown = len(_messages(request))
+    forget_old()
     try:
         with transaction.atomic():
             try:

@@ -100,3 +100,26 @@ def test_another_account_cannot_reuse_a_submission_id(director_client):
     )
     assert response.status_code == 400
     assert not Tournament.objects.filter(name="Otro").exists()
+
+
+def test_answers_are_kept_a_day_then_forgotten(director_client):
+    """A recorded answer may show a one-time set-password link: it is kept for a resend as
+    long as such a link lasts, and forgotten by the next submission after that."""
+    import datetime
+
+    from django.utils import timezone
+
+    url = reverse("tournaments:tournament-create")
+    first = {**NEW_TOURNAMENT, FIELD: form_id(director_client.get(url).content.decode())}
+    director_client.post(url, first)
+    old = Submission.objects.get(key=first[FIELD])
+    Submission.objects.filter(pk=old.pk).update(
+        created_at=timezone.now() - datetime.timedelta(days=1, minutes=1)
+    )
+    recent = {
+        **NEW_TOURNAMENT,
+        "name": "Second",
+        FIELD: form_id(director_client.get(url).content.decode()),
+    }
+    director_client.post(url, recent)
+    assert set(Submission.objects.values_list("key", flat=True)) == {recent[FIELD]}
