@@ -6,6 +6,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -37,7 +38,7 @@ def _rating_field() -> forms.IntegerField:
         "high": RATING_MAX,
     }
     return forms.IntegerField(
-        label=Player._meta.get_field("rating").verbose_name,
+        label=capfirst(Player._meta.get_field("rating").verbose_name),
         required=False,
         min_value=RATING_MIN,
         max_value=RATING_MAX,

@@ -125,6 +125,15 @@ def test_a_query_too_short_lists_nobody(query):
     assert result.short and result.hits == () and result.blank == (query.strip() == "")
 
 
+@pytest.mark.parametrize("query", ["王", "李"])
+def test_one_han_character_is_a_name_to_look_for(query):
+    """A Chinese surname is one character: one ideograph is enough, one Latin letter is not."""
+    data = load(field(["王芳", "李伟", "Wang Li", "Ana Żółć"]))
+    found = {"王": ["王芳"], "李": ["李伟"]}[query]
+    result = search(people(data), query)
+    assert not result.short and [hit.name for hit in result.hits] == found
+
+
 def test_search_lists_a_few_and_counts_the_rest(client, monkeypatch):
     monkeypatch.setattr(players, "MAX_HITS", 5)
     t = make_bracket(players=12)
