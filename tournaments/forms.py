@@ -437,3 +437,16 @@ ENTRY_FLAGS = ("checked_in", "paid")
 
 def entry_flag_label(field: str) -> str:
     return str(Entry._meta.get_field(field).verbose_name)
+
+
+class NewDirectorForm(forms.Form):
+    """A person without an account yet who may create tournaments: the site makes it."""
+
+    name = forms.CharField(label=_("Name"), max_length=150)
+    email = forms.EmailField(label=_("Email"), max_length=254)
+
+
+class DirectorForm(forms.Form):
+    """An existing account that may create tournaments from now on."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)
