@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from club.pool import standing_prizes
 from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
 from public.data import format_line, load
+from public.ratings import club_rating_column
 from public.standings import Standing, round_title
 from scoring.engine import MatchSheet, ScoringError, deals_of, score_team_match
 from scoring.services import first_dealer, load_inputs, score_matches
@@ -459,6 +460,8 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         if prizes is not None:
             heading = _("Prize (%(currency)s)") % {"currency": prizes.currency}
             columns.append((heading, lambda r, won=prizes: won.text(r.stats.entry_id)))
+        rating = club_rating_column(data)  # "1712?" while provisional, and its note
+        columns.extend([rating[:2]] if rating else [])
         rows = tuple(
             StandingsRow(
                 row.place_label or "–",
@@ -472,6 +475,7 @@ def standings_document(tournament: Tournament) -> tuple[StandingsSheet, Labels] 
         notes = []
         if not standings.complete:
             notes.append(_("Provisional: the tournament is still being played."))
+        notes.extend(rating[2] if rating else ())
         if data.round_robin:
             notes.append(
                 _("Ties: match wins, then head-to-head, then games won, then point margin.")

@@ -40,6 +40,7 @@ JSON_ROW_KEYS = {
     "rating",
     "rating_uncertainty",
     "rating_change",
+    "rating_provisional",
 }
 
 
