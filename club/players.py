@@ -22,7 +22,7 @@ from tournaments.models import Entry, Match, Player, Stage, Tournament
 from . import ratings
 from .chart import Chart, rating_chart
 from .models import RatingChange
-from .rating import START_MU, START_SIGMA, shown, spread
+from .rating import START_MU, START_SIGMA, provisional, shown, spread
 from .stats import CareerStats, add_sheet
 
 PRIVATE = ("email", "phone", "notes", "club_id", "created_by", "rating")
@@ -98,6 +98,8 @@ class PlayerPage:
     uncertainty: int | None
     history: list[HistoryPoint] = field(default_factory=list)
     chart: Chart | None = None
+    provisional: bool = False
+    """The rating is still uncertain (:func:`club.rating.provisional`)."""
 
 
 def _side(match: Match, entry_ids: set[int]) -> str:
@@ -207,6 +209,7 @@ def load(
         period_to=period_to,
         rating=shown(last.mu_after) if last else None,
         uncertainty=spread(last.sigma_after) if last else None,
+        provisional=provisional(last.sigma_after) if last else False,
         history=[
             HistoryPoint(
                 r.tournament.name,

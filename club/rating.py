@@ -21,6 +21,13 @@ SCALE = 60.0
 START_MU = 25.0 * SCALE
 START_SIGMA = 25.0 / 3.0 * SCALE
 
+# A rating is *provisional* (shown "1712?") while its uncertainty is above two thirds of a
+# new player's (sigma over 333, "± 667" shown), as chess servers mark a rating until its
+# deviation is small (lichess: Glicko RD over 110, a new player starting at 500). The
+# fraction is chosen so that it takes as many matches as there: about ten against settled
+# players, about twenty in a club where everyone is new (tests/club/test_rating.py).
+PROVISIONAL_SIGMA = START_SIGMA * 2 / 3
+
 MODEL = PlackettLuce(
     mu=START_MU,
     sigma=START_SIGMA,
@@ -97,6 +104,11 @@ def replay(matches: Iterable[Played]) -> Iterator[Step]:
 def shown(mu: float) -> int:
     """The rating as people read it: a whole number."""
     return round(mu)
+
+
+def provisional(sigma: float) -> bool:
+    """Whether a rating with this uncertainty is still provisional (:data:`PROVISIONAL_SIGMA`)."""
+    return sigma > PROVISIONAL_SIGMA
 
 
 def spread(sigma: float) -> int:

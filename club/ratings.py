@@ -33,7 +33,7 @@ from tournaments import changes
 from tournaments.models import Match, Player
 
 from .models import RatingChange, RatingState
-from .rating import Played, replay, shown, spread
+from .rating import Played, provisional, replay, shown, spread
 
 RATED = (
     Q(status=Match.Status.COMPLETE, is_bye=False, forfeit=False)
@@ -196,6 +196,8 @@ class TournamentRating:
     uncertainty: int
     change: int
     matches: int
+    provisional: bool = False
+    """Still uncertain (:func:`club.rating.provisional`): shown with a "?"."""
 
 
 def tournament_ratings(
@@ -217,7 +219,12 @@ def tournament_ratings(
         count[player_id] = count.get(player_id, 0) + 1
     found = {
         pid: TournamentRating(
-            pid, shown(mu), spread(sigma), shown(mu) - shown(first[pid]), count[pid]
+            pid,
+            shown(mu),
+            spread(sigma),
+            shown(mu) - shown(first[pid]),
+            count[pid],
+            provisional(sigma),
         )
         for pid, (mu, sigma) in last.items()
     }
@@ -228,7 +235,7 @@ def tournament_ratings(
         others = Player.objects.filter(entries__tournament_id=tournament_id).values("pk")
     for pid, (mu, sigma) in current_ratings(others).items():
         if pid not in found:
-            found[pid] = TournamentRating(pid, shown(mu), spread(sigma), 0, 0)
+            found[pid] = TournamentRating(pid, shown(mu), spread(sigma), 0, 0, provisional(sigma))
     return found
 
 

@@ -77,6 +77,7 @@ def tournament_ratings(request: HttpRequest, slug: str) -> HttpResponse:
                 "player": names[pid],
                 "rating": r.rating,
                 "uncertainty": r.uncertainty,
+                "provisional": r.provisional,
                 "change": r.change,
                 "matches": r.matches,
             }
@@ -97,7 +98,12 @@ def tournament_ratings(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "club/tournament_ratings.html",
-        {"tournament": tournament, "summary": summary, "matches": matches},
+        {
+            "tournament": tournament,
+            "summary": summary,
+            "matches": matches,
+            "provisional_any": any(item["provisional"] for item in summary),
+        },
     )
 
 

@@ -27,3 +27,43 @@ class ExpectedRefusals(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+# waitress logs "Task queue depth is N" (logger "waitress.queue") for every request that
+# finds all of a process's threads busy: a line a director at the venue cannot read, and
+# one per request in a burst. At most one line per this many seconds, in words.
+BUSY_EVERY_SECONDS = 60.0
+
+
+class BusyServer(logging.Filter):
+    """Say waitress's queue warning as a director understands it, at most once a minute
+    per serving process (with the deepest queue since the last line)."""
+
+    def __init__(self, name: str = "", every: float = BUSY_EVERY_SECONDS) -> None:
+        super().__init__(name)
+        self.every = every
+        self.last: float | None = None
+        self.deepest = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from django.utils.translation import ngettext
+
+        depth = record.args[0] if isinstance(record.args, tuple) and record.args else 0
+        self.deepest = max(self.deepest, depth if isinstance(depth, int) else 0)
+        now = record.created
+        if self.last is not None and now - self.last < self.every:
+            return False
+        waiting, self.deepest, self.last = self.deepest, 0, now
+        record.msg = ngettext(
+            "The venue server is busy: %(count)d request had to wait for a free worker. "
+            "Pages may answer a moment later; nothing is lost. If this keeps appearing "
+            "through the evening, the laptop is too slow for the room: close other "
+            "programs on it.",
+            "The venue server is busy: up to %(count)d requests had to wait for a free "
+            "worker. Pages may answer a moment later; nothing is lost. If this keeps "
+            "appearing through the evening, the laptop is too slow for the room: close "
+            "other programs on it.",
+            waiting,
+        ) % {"count": waiting}
+        record.args = None
+        return True

@@ -343,9 +343,16 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Refusals (403, a refused Host header) in one line, without a traceback (config/logs.py).
-    "filters": {"refusals": {"()": "config.logs.ExpectedRefusals"}},
+    "filters": {
+        "refusals": {"()": "config.logs.ExpectedRefusals"},
+        # waitress's "Task queue depth is N", said in words at most once a minute.
+        "busy": {"()": "config.logs.BusyServer"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # Django's own console handler as well would print every record twice under DEBUG.
-    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "waitress.queue": {"filters": ["busy"]},
+    },
 }

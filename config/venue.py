@@ -42,9 +42,15 @@ from django.utils.translation import gettext as _
 
 from config import network
 
-# Enough threads for the tables entering hands and the pages polling at once; SQLite
-# queues the writers anyway. Connections beyond the threads wait in waitress's queue.
-THREADS = 16
+# The busiest moment of a club evening: a round is paired and a few people open their
+# pages at once, each browser fetching a page and its files over up to six connections
+# (the browsers' limit per server): eight browsers at once.
+EVENING_BURST = 8 * 6
+# A thread for each request of that burst, so the evening does not queue (waitress warns
+# of every request that waits; config.logs.BusyServer says so in words when it happens).
+# Threads that wait cost little: one Python process computes on one core anyway, and
+# SQLite queues the writers. Each keeps its own database connection (CONN_MAX_AGE).
+THREADS = EVENING_BURST
 # Every phone following the tournament keeps a connection open between its polls: a
 # full room (2,000 followers) and its tables. Beyond ~1,000 connections select() fails
 # (FD_SETSIZE), so waitress polls with poll() where the system has it (not Windows), and

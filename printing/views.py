@@ -41,7 +41,7 @@ from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, shown_to
 
 from . import documents as pdf_data
-from . import stage_documents
+from . import stage_documents, standings_documents
 from .pdfs import render_bracket, render_scoresheets, render_standings
 from .pdfs.team_sheet import render_team_scoresheets
 
@@ -149,13 +149,17 @@ def _pdf_etag(kind: str) -> Callable[..., str]:
 @require_GET
 @condition(etag_func=_pdf_etag("bracket"), last_modified_func=last_modified)
 def bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    return _bracket_pdf(request, slug, pdf_data.bracket_document, render_bracket, "bracket")
+    return _bracket_pdf(
+        request, slug, standings_documents.bracket_document, render_bracket, "bracket"
+    )
 
 
 @require_GET
 @condition(etag_func=_pdf_etag("standings"), last_modified_func=last_modified)
 def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    return _bracket_pdf(request, slug, pdf_data.standings_document, render_standings, "standings")
+    return _bracket_pdf(
+        request, slug, standings_documents.standings_document, render_standings, "standings"
+    )
 
 
 def _stage_tag(kind: str, **kwargs: Any) -> str:

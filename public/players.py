@@ -54,7 +54,8 @@ __all__ = [
 ]
 
 MIN_QUERY = 2
-"""Letters a search needs: one letter would list most of the field."""
+"""Letters a search needs: one letter would list most of the field. One ideograph (a Han
+character: 王, a whole Chinese surname) is enough on its own (:func:`long_enough`)."""
 MAX_QUERY = 100
 MAX_HITS = 25
 """A search lists at most this many players; the page asks for more of the name."""
@@ -146,7 +147,7 @@ def search(everyone: Sequence[Hit], query: str) -> Search:
     word starting with each word, by seed."""
     query = " ".join(query.split())[:MAX_QUERY]
     words = fold(query).split()
-    if sum(len(word) for word in words) < MIN_QUERY:
+    if not long_enough(words):
         return Search(query, short=True)
     found: list[tuple[tuple[int, int, str], Hit]] = []
     for person in everyone:
@@ -157,6 +158,18 @@ def search(everyone: Sequence[Hit], query: str) -> Search:
     found.sort(key=lambda item: item[0])
     hits = tuple(person for _rank_key, person in found[:MAX_HITS])
     return Search(query, hits, more=max(0, len(found) - MAX_HITS))
+
+
+def long_enough(words: Sequence[str]) -> bool:
+    """Whether ``words`` (folded) hold :data:`MIN_QUERY` letters, an ideograph counting as
+    that many: it is a syllable with a meaning, and one of them can be a whole name. (A
+    Korean syllable is already several letters once folded: NFKD spells out its jamo.)"""
+    weight = sum(
+        MIN_QUERY if "IDEOGRAPH" in unicodedata.name(char, "") else 1
+        for word in words
+        for char in word
+    )
+    return weight >= MIN_QUERY
 
 
 def _rank(name: str, words: Sequence[str], person: Hit) -> tuple[int, int, str]:

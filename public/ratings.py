@@ -1,15 +1,46 @@
 """The club rating in ``standings.json``: each row gains ``"rating"`` (the player's club
-rating after this tournament, or going into it) and ``"rating_change"`` (what this
-tournament's matches changed), both null for a player the club has not rated, once the
-club has any rating at all. The rating store is :mod:`club.ratings`."""
+rating after this tournament, or going into it), ``"rating_uncertainty"``,
+``"rating_change"`` (what this tournament's matches changed) and ``"rating_provisional"``
+(true while the rating is still uncertain: :func:`club.rating.provisional`), all null for
+a player the club has not rated, once the club has any rating at all. The rating store
+is :mod:`club.ratings`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from django.utils.translation import gettext, gettext_lazy
 
 from club import ratings
 
 from .data import PublicData
+from .standings import Standing
+
+PROVISIONAL_NOTE = gettext_lazy(
+    "? Provisional rating: too few matches yet for it to be reliable. It settles as the "
+    "player plays more."
+)
+
+
+def club_rating_column(
+    data: PublicData,
+) -> tuple[str, Callable[[Standing], str], list[str]] | None:
+    """The standings PDF's club rating column: its heading, each row's text ("1712?"
+    while provisional) and the note to print under the table; None while the club has no
+    rating, and for a team tournament."""
+    by_entry = None if data.tournament.ruleset.is_team else entry_ratings(data)
+    if by_entry is None:
+        return None
+
+    def text(row: Standing) -> str:
+        rating = by_entry.get(row.stats.entry_id)
+        if rating is None:
+            return ""
+        return f"{rating.rating}?" if rating.provisional else str(rating.rating)
+
+    provisional = any(rating.provisional for rating in by_entry.values())
+    return gettext("Club rating"), text, [str(PROVISIONAL_NOTE)] if provisional else []
 
 
 def entry_players(data: PublicData) -> dict[int, int]:
@@ -50,3 +81,4 @@ def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
         row["rating"] = rating.rating if rating else None
         row["rating_uncertainty"] = rating.uncertainty if rating else None
         row["rating_change"] = rating.change if rating else None
+        row["rating_provisional"] = rating.provisional if rating else None

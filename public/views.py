@@ -97,6 +97,9 @@ def page_context(data: PublicData, *, club_columns: bool = True) -> dict[str, An
         context["prizes"] = standing_prizes(tournament, data.standings.places)
         if not tournament.ruleset.is_team:  # a team is no club player: no rating column
             context["ratings"] = entry_ratings(data)
+            context["ratings_provisional"] = any(
+                rating.provisional for rating in (context["ratings"] or {}).values()
+            )
     if data.stages:
         views = data.stage_views()
         current = current_stage(data.stages)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -57,6 +57,17 @@ def sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?:" else f"{text}."
+
+
+def labelled_problem(error: ScoringError, fields: Mapping[str, Any], prefix: str = "") -> str:
+    """The engine's refusal, translated, with the form field it names (``%(field)s``:
+    ``defender_deadwood``) said by that field's translated label (the field is
+    ``prefix`` + its name in ``fields``)."""
+    params = dict(error.params)
+    field = fields.get(f"{prefix}{params.get('field')}")
+    if field is not None and field.label:
+        params["field"] = str(field.label)
+    return gettext(error.template) % params
 
 
 def card_choices() -> list[tuple[str, Any]]:
@@ -307,7 +318,7 @@ class HandForm(CardPicker, forms.Form):
             field = (
                 error.field if error.field in ("kind", "deadwood", "defender_deadwood") else None
             )
-            self.add_error(field or "knocker_cards", sentence(error.problem(gettext)))
+            self.add_error(field or "knocker_cards", sentence(labelled_problem(error, self.fields)))
             return
         data["kind"] = settled.kind.value
         data["deadwood"] = settled.deadwood
@@ -353,5 +364,5 @@ class HandForm(CardPicker, forms.Form):
             )
         except ScoringError as error:
             field = error.field if error.field in self.fields else None
-            self.add_error(field, sentence(error.problem(gettext)))
+            self.add_error(field, sentence(labelled_problem(error, self.fields)))
         return data

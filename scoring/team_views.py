@@ -25,6 +25,7 @@ from . import deals, services
 from .access import MatchAccess, require_entry
 from .corrections import _correction_allowed
 from .deal_forms import DealForm, initial_for
+from .forms import labelled_problem
 from .models import Hand
 from .presenters import Block, Row, describe, present
 from .versions import HandChanged, StaleForm
@@ -203,7 +204,7 @@ def _board_error(form: DealForm, error: ScoringError) -> None:
     """Show the engine's refusal next to the board field at fault, else above the form."""
     name = f"b{error.board}-{error.field}" if error.board and error.field else None
     if name in form.fields:
-        form.add_error(name, error.problem(_))
+        form.add_error(name, labelled_problem(error, form.fields, f"b{error.board}-"))
     else:
         form.add_error(None, error.render(_))
 

@@ -33,7 +33,7 @@ from tournaments.routing import lock_tournament
 from . import access as access_module
 from . import services
 from .access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
-from .forms import HandForm, sentence
+from .forms import HandForm, labelled_problem, sentence
 from .models import Hand
 from .presenters import present
 
@@ -269,7 +269,8 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
-            form.add_error(field, sentence(error.problem(_) if field else error.render(_)))
+            problem = labelled_problem(error, form.fields) if field else error.render(_)
+            form.add_error(field, sentence(problem))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
     if recorded is not None:

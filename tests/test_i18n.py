@@ -499,7 +499,7 @@ ENGLISH_WORDS = _word_list(
 # the footer (ginclub, as `ginclub --version` prints it).
 SAME_IN_BOTH = _word_list(
     """
-    A B C J Q K N P W O Gin gin Gins rummy Hollywood Oklahoma Total total Final final Club
+    A B C J Q K N P W O Gin gin Gins gins rummy Hollywood Oklahoma Total total Final final Club
     Director Provisional control a no vs PDF JSON CSV UTF A4 kB EN ES Rating rating none
     AF Palace Tedesco ginclub
     """

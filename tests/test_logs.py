@@ -49,3 +49,30 @@ def test_a_real_error_keeps_its_traceback(console):
         logging.getLogger("django.request").exception("Internal Server Error: /x/")
     text = console.getvalue()
     assert "Traceback" in text and "ZeroDivisionError" in text
+
+
+def test_waitress_queue_warning_is_one_line_a_director_understands(console):
+    queue = logging.getLogger("waitress.queue")
+    for depth in (1, 3, 2):  # a burst: one record per request that found no free thread
+        queue.warning("Task queue depth is %d", depth)
+    lines = console.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    assert "Task queue" not in lines[0]
+    assert "busy" in lines[0] and "1 request had to wait" in lines[0], lines
+
+
+def test_the_busy_line_comes_again_after_a_minute_with_the_deepest_queue(console):
+    from config.logs import BusyServer
+
+    busy = BusyServer()
+    seen = []
+    for at, depth in ((0.0, 1), (10.0, 4), (30.0, 2), (61.0, 1)):
+        record = logging.LogRecord(
+            "waitress.queue", logging.WARNING, "", 0, "Task queue depth is %d", (depth,), None
+        )
+        record.created = at
+        if busy.filter(record):
+            seen.append(record.getMessage())
+    assert len(seen) == 2
+    assert "1 request had to wait" in seen[0]
+    assert "up to 4 requests had to wait" in seen[1]

@@ -172,6 +172,9 @@ SIGNED_IN =             "login login login   200    200   200   200   200    200
 # The club's registry and new tournaments: any director.
 DIRECTORS =             "login login login   403    403   200   200   403    200"
 DIRECTORS_WRITE =       "login login login   403    403   302w  302w  403    302w"
+# Making further directors: the club's administrator alone (a superuser, or a director who
+# is the club's registrar too; no column here: tests/tournaments/test_directors.py).
+CLUB_ADMIN =            "login login login   403    403   403   403   403    403"
 # A registry player: the director who added it (registrars too; no column here).
 PLAYER_OWNER =          "login login login   403    403   403   403   403    200"
 PLAYER_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
@@ -242,6 +245,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:player-edit": (PLAYER_OWNER, PLAYER_OWNER_WRITE),
     "tournaments:player-import": (DIRECTORS, DIRECTORS_WRITE),  # POST: the confirming step
     "tournaments:tournament-create": (DIRECTORS, DIRECTORS_WRITE),
+    "tournaments:directors": (CLUB_ADMIN, ALL_405),
+    "tournaments:director-create": (ALL_405, CLUB_ADMIN),
+    "tournaments:director-add": (ALL_405, CLUB_ADMIN),
+    "tournaments:director-link": (ALL_405, CLUB_ADMIN),
     "tournaments:rules-summary": DIRECTORS_PAGE,
     "tournaments:tournament-setup": (ITS_DIRECTORS, ITS_DIRECTORS_WRITE),
     "tournaments:tournament-status": ITS_DIRECTORS_ACTION,
@@ -699,6 +706,9 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
     "scoring:table-link": lambda w: {"action": "revoke"},
     "tournaments:player-create": lambda w: {"name": "Created by the matrix"},
+    "tournaments:director-create": lambda w: {"name": "Matrix Director", "email": "m@example.com"},
+    "tournaments:director-add": lambda w: {"username": "norole"},
+    "tournaments:director-link": lambda w: {"user": w.users["norole"].pk},
     "tournaments:player-edit": lambda w: {"name": "Edited by the matrix"},
     "tournaments:tournament-create": lambda w: SETUP_FORM,
     "tournaments:tournament-setup": lambda w: SETUP_FORM,

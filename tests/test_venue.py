@@ -155,3 +155,56 @@ def test_ginclub_alone_means_the_venue_server(argv, monkeypatch):
     assert cli.main(argv) == 0
     assert started == [(8123 if argv else 8000, True)]
     assert os.environ["GINCLUB_VENUE"] == "1"
+
+
+def test_an_evenings_burst_finds_a_free_thread_without_a_queue_warning():
+    """The busiest moment of a club evening: a round is paired and :data:`EVENING_BURST`
+    requests arrive at once (several phones opening their pages, each browser fetching
+    over its six connections). waitress, with the venue's options, gives each a thread:
+    it logs no "Task queue depth"."""
+    import logging
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import waitress.server
+
+    from config import venue
+
+    def slow_app(environ, start_response):
+        time.sleep(0.3)  # every request of the burst is in the server at the same time
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    warnings: list[str] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            warnings.append(record.getMessage())
+
+    queue_log = logging.getLogger("waitress.queue")
+    catch = Catch()
+    queue_log.addHandler(catch)
+    options = {**venue.server_options(), "host": "127.0.0.1", "port": 0}
+    server = waitress.server.create_server(slow_app, **options)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = server.effective_port
+
+    def ask(_number: int) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), 10) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(4096):
+                answer += chunk
+        return answer
+
+    try:
+        with ThreadPoolExecutor(venue.EVENING_BURST) as pool:
+            answers = list(pool.map(ask, range(venue.EVENING_BURST)))
+    finally:
+        queue_log.removeHandler(catch)
+        server.close()
+        server.task_dispatcher.shutdown()
+    assert all(answer.startswith(b"HTTP/1.1 200") for answer in answers)
+    assert warnings == []

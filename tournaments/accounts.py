@@ -1,11 +1,13 @@
 """Accounts a director makes from the Roles page: a new person, by name and email, given a
-role in the tournament and a one-time link to choose a password.
+role in the tournament and a one-time link to choose a password. The club's administrator
+makes further directors the same way (the Directors page, ``manage.py add_director``).
 
 The link is Django's password-reset token (``default_token_generator``): it stops working
 once the password is set (the token signs the password hash) and after
 ``PASSWORD_RESET_TIMEOUT`` (a day, config/settings.py). Nothing is emailed: the director
 hands the link over as it is shown, or as its QR code on their screen. Nobody needs the
-admin or a shell. Writes go through :func:`create_member` only.
+admin or a shell. Writes go through :func:`create_member`, :func:`create_director` and
+:func:`make_director` only.
 """
 
 from __future__ import annotations
@@ -107,3 +109,97 @@ def awaiting_password(tournament: Tournament) -> list[Any]:
     )
     members = [*tournament.co_directors.all(), *tournament.scorekeepers.all()]
     return [m for m in members if not m.has_usable_password() and m.get_username() in made_here]
+
+
+# -- further directors (the Directors page, manage.py add_director) ---------------------------
+
+DIRECTOR_CODENAME = "add_tournament"
+
+
+def _director_permission() -> Any:
+    from django.contrib.auth.models import Permission
+
+    return Permission.objects.get(content_type__app_label="tournaments", codename=DIRECTOR_CODENAME)
+
+
+def create_director(*, name: str, email: str, user: Any = None, via: str = "") -> Any:
+    """A new account for ``name`` with no password yet, allowed to create tournaments;
+    audited in the registry's log (no tournament)."""
+    User = get_user_model()
+    email = User.objects.normalize_email(email.strip())
+    name = " ".join(name.split())
+    with transaction.atomic():
+        if User.objects.filter(email__iexact=email).exists():
+            raise ValidationError(
+                _(
+                    "An account with the email %(email)s exists already: "
+                    "make it a director by its username instead."
+                )
+                % {"email": email}
+            )
+        director = User(username=_username(email, name), email=email, is_active=True)
+        first, _space, last = name.partition(" ")
+        director.first_name, director.last_name = first[:150], last[:150]
+        director.set_unusable_password()
+        director.save()
+        director.user_permissions.add(_director_permission())
+        audit.record(
+            tournament=None,
+            action="director added",
+            obj=director,
+            after={"username": director.get_username(), "new_account": True},
+            user=user,
+            via=via,
+        )
+    return director
+
+
+def make_director(*, username: str, user: Any = None, via: str = "") -> Any:
+    """Let the existing account ``username`` create tournaments (audited once)."""
+    User = get_user_model()
+    account = User.objects.filter(**{f"{User.USERNAME_FIELD}__iexact": username.strip()}).first()
+    if account is None or not account.is_active:
+        raise ValidationError(_("There is no account %(username)s.") % {"username": username})
+    permission = _director_permission()
+    with transaction.atomic():
+        if account.is_superuser or account.user_permissions.filter(pk=permission.pk).exists():
+            return account
+        account.user_permissions.add(permission)
+        audit.record(
+            tournament=None,
+            action="director added",
+            obj=account,
+            after={"username": account.get_username()},
+            user=user,
+            via=via,
+        )
+    return account
+
+
+def directors() -> list[Any]:
+    """Every active account that may create tournaments, by username."""
+    from django.db.models import Q
+
+    permission = _director_permission()
+    User = get_user_model()
+    return list(
+        User.objects.filter(
+            Q(is_superuser=True)
+            | Q(user_permissions=permission)
+            | Q(groups__permissions=permission),
+            is_active=True,
+        )
+        .distinct()
+        .order_by(User.USERNAME_FIELD)
+    )
+
+
+def directors_awaiting_password(among: list[Any]) -> list[Any]:
+    """Directors made as new accounts (the Directors page, the command) who have not chosen
+    a password yet: only those, so a fresh link cannot take over another account."""
+    made = set(
+        AuditEntry.objects.filter(
+            tournament=None, action="director added", after__new_account=True
+        ).values_list("after__username", flat=True)
+    )
+    return [d for d in among if not d.has_usable_password() and d.get_username() in made]

@@ -6,6 +6,7 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -38,7 +39,7 @@ def _rating_field() -> forms.IntegerField:
         "high": RATING_MAX,
     }
     return forms.IntegerField(
-        label=Player._meta.get_field("rating").verbose_name,
+        label=capfirst(Player._meta.get_field("rating").verbose_name),
         required=False,
         min_value=RATING_MIN,
         max_value=RATING_MAX,
@@ -437,3 +438,16 @@ ENTRY_FLAGS = ("checked_in", "paid")
 
 def entry_flag_label(field: str) -> str:
     return str(Entry._meta.get_field(field).verbose_name)
+
+
+class NewDirectorForm(forms.Form):
+    """A person without an account yet who may create tournaments: the site makes it."""
+
+    name = forms.CharField(label=_("Name"), max_length=150)
+    email = forms.EmailField(label=_("Email"), max_length=254)
+
+
+class DirectorForm(forms.Form):
+    """An existing account that may create tournaments from now on."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)

@@ -2,7 +2,8 @@
 
 A *director* is a user allowed to create tournaments (the ``add_tournament`` permission,
 granted in the admin or by ``seed_demo``); superusers count. Within a tournament the owner
-and co-directors direct it, and its scorekeepers may enter and correct hands.
+and co-directors direct it, and its scorekeepers may enter and correct hands. The club's
+administrator (:func:`is_club_admin`) makes further directors.
 
 The player registry belongs to the club, and the club's *registrar* role (the
 ``manage_registry`` permission, ``manage.py registrar USERNAME``) looks after it: see
@@ -32,6 +33,13 @@ def is_director(user: Any) -> bool:
 def is_registrar(user: Any) -> bool:
     """May edit every player of the registry and see their contact details."""
     return _active(user) and bool(user.is_superuser or user.has_perm(REGISTRAR_PERMISSION))
+
+
+def is_club_admin(user: Any) -> bool:
+    """May make further directors (the Directors page, ``manage.py add_director``): a
+    superuser, or a director who keeps the club's registry as well, which the first account
+    of a venue laptop is (``seed_demo``'s ``ensure_director``)."""
+    return _active(user) and bool(user.is_superuser or (is_director(user) and is_registrar(user)))
 
 
 def may_use_registry(user: Any) -> bool:

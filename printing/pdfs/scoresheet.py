@@ -286,8 +286,11 @@ def _draw_hands(ink: Ink, canvas: Canvas, page: Page, match: _Match, labels: Lab
             if cell.side is None:
                 word = labels.tie if cell.hand["result"] == "tie" else labels.draw
                 if not page.hollywood or slot == 0:
-                    span = g.group_w * (len(page.numbers) if page.hollywood else 1)
-                    ink.text(g.group_x(slot) + span / 2, y + 0.5, word, ITALIC, 6.5, CENTRE)
+                    # In each player's points column, fitted to it (centred on the game, it
+                    # sat astride the rules between the columns).
+                    for half in (0, 2):
+                        centre = g.sub_x(slot, half) + quarter / 2
+                        ink.fitted(centre, y + 0.5, word, quarter - 4, ITALIC, 6.5, CENTRE, 4)
                 continue
             base = 0 if cell.side == "A" else 2
             x_pts = g.sub_x(slot, base)

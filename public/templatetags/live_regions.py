@@ -46,7 +46,7 @@ def standings_row(
     numbers = tuple(getattr(row.stats, name) for name in STATS_FIELDS)
     prize = None if prizes is None else prizes.by_entry.get(row.stats.entry_id, 0)
     rating = None if ratings is None else ratings.get(row.stats.entry_id)
-    shown = (rating.rating, rating.change, rating.matches) if rating else None
+    shown = (rating.rating, rating.change, rating.matches, rating.provisional) if rating else None
     key: Any = (
         row.place,
         row.place_label,

@@ -94,3 +94,19 @@ def test_the_pure_club_modules_import_no_django(module):
     assert not {
         n for n in names if n.split(".")[0] in {"django", "tournaments", "scoring", "public"}
     }
+
+
+def test_a_rating_is_provisional_until_its_uncertainty_has_fallen_by_a_third():
+    """Provisional (as chess servers mark a rating with "?") while sigma is above two
+    thirds of a new player's: after a night or two, not after about twenty matches."""
+    from club.rating import PROVISIONAL_SIGMA, provisional
+
+    assert pytest.approx(START_SIGMA * 2 / 3) == PROVISIONAL_SIGMA
+    assert provisional(START_SIGMA)
+    assert provisional(PROVISIONAL_SIGMA + 0.01)
+    assert not provisional(PROVISIONAL_SIGMA)
+    # Player 1 meets a new player every time (the slowest case: nobody is known yet).
+    steps = replay(Played(n, 1, 2 + n, n % 2 == 0) for n in range(20))
+    mine = [step.sigma_after for step in steps if step.player == 1]
+    assert all(provisional(sigma) for sigma in mine[:8])  # two club nights
+    assert not provisional(mine[19])

@@ -195,6 +195,59 @@ def test_standings_json_rows_gain_the_rating_and_its_change(client, club):
     assert sum(row["rating_change"] for row in rows) in range(-2, 3)  # zero-sum, rounding
 
 
+def test_a_new_players_rating_is_marked_provisional_on_the_page_the_json_and_the_pdf(
+    client, club, monkeypatch
+):
+    """One night leaves every rating of a new club uncertain: "1712?" with its
+    explanation, ``rating_provisional`` in standings.json, the same mark on the PDF."""
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from club import rating
+
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    slug = tournament.slug
+    rows = client.get(reverse("public:standings-json", args=[slug])).json()["standings"]
+    assert [row["rating_provisional"] for row in rows] == [True] * 4
+    html = client.get(reverse("public:tournament", args=[slug])).content.decode()
+    region = html[html.index('id="standings"') :]
+    marked = re.findall(
+        r'<td class="num rating">(\d+)<abbr class="provisional" title="([^"]+)">\?</abbr>', region
+    )
+    assert [int(r) for r, _title in marked] == [row["rating"] for row in rows]
+    assert "Provisional" in marked[0][1]
+    assert "? Provisional rating:" in region  # said under the table too
+    pdf = client.get(reverse("printing:standings-pdf", args=[slug])).content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Club rating" in text and f"{rows[0]['rating']}?" in text
+    assert "? Provisional rating" in text
+    for url in (
+        reverse("club:player", args=[players[0].pk]),
+        reverse("club:tournament-ratings", args=[slug]),
+    ):
+        club_page = client.get(url).content.decode()
+        assert f'{rows[0]["rating"]}<abbr class="provisional"' in club_page, url
+        assert "? Provisional rating:" in club_page, url
+    # Once the uncertainty is small (here: a threshold above it), no mark anywhere.
+    monkeypatch.setattr(rating, "PROVISIONAL_SIGMA", 10_000.0)
+    from django.core.cache import cache
+
+    from public.live import forget
+
+    cache.clear()
+    forget()
+    rows = client.get(reverse("public:standings-json", args=[slug])).json()["standings"]
+    assert [row["rating_provisional"] for row in rows] == [False] * 4
+    html = client.get(reverse("public:tournament", args=[slug])).content.decode()
+    assert 'class="provisional"' not in html and "Provisional rating:" not in html
+    pdf = client.get(reverse("printing:standings-pdf", args=[slug])).content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert f"{rows[0]['rating']}?" not in text and f"{rows[0]['rating']}" in text
+
+
 def test_the_tournament_pages_standings_gain_a_club_rating_column(client, club):
     import re
 
@@ -204,7 +257,8 @@ def test_the_tournament_pages_standings_gain_a_club_rating_column(client, club):
     assert "Club rating</abbr></th>" in html
     rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()["standings"]
     cells = re.findall(
-        r'class="player-link"[^>]*>([^<]+)</a>.*?<td class="num rating">(\d+) '
+        r'class="player-link"[^>]*>([^<]+)</a>.*?<td class="num rating">(\d+)'
+        r'(?:<abbr class="provisional"[^>]*>\?</abbr>)? '
         r'<span class="rating-change[^"]*">([+-]?\d+)</span>',
         html[html.index('id="standings"') :],
         re.S,
@@ -220,7 +274,9 @@ def test_the_tournament_pages_standings_gain_a_club_rating_column(client, club):
     generate_bracket(tournament=upcoming, user=director)
     html = client.get(reverse("public:tournament", args=[upcoming.slug])).content.decode()
     going_in = ratings.tournament_ratings(tournament.pk)[players[0].pk].rating
-    assert f'<td class="num rating">{going_in}</td>' in html
+    assert re.search(
+        rf'<td class="num rating">{going_in}(<abbr class="provisional"[^>]*>\?</abbr>)?</td>', html
+    )
 
 
 def test_no_rating_column_before_the_club_has_a_rating(client, club):

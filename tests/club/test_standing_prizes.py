@@ -45,7 +45,7 @@ def prize_cells(html: str) -> dict[str, str]:
     """Player name → the text of the row's prize cell."""
     found = {}
     for row in re.findall(r"<tr data-key.*?</tr>", html, re.S):
-        name = re.search(r'class="player"><a[^>]*>([^<]+)</a>', row)
+        name = re.search(r'class="player"><bdi><a[^>]*>([^<]+)</a>', row)
         prize = re.search(r'<td class="num prize">([^<]*)</td>', row)
         assert name is not None
         found[name.group(1)] = prize.group(1) if prize else None

@@ -69,6 +69,7 @@ def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> 
         Screen("set-password-stale", "/accounts/set-password/MQ/stale-link/", "visitor"),
         # The director
         Screen("dashboard", reverse("tournaments:dashboard"), "director"),
+        Screen("directors", reverse("tournaments:directors"), "director"),
         Screen("players", reverse("tournaments:player-list"), "director"),
         Screen("player-new", reverse("tournaments:player-create"), "director"),
         Screen("player-import", reverse("tournaments:player-import"), "director"),

@@ -50,7 +50,13 @@ from .servers import ROOT, start_gunicorn, start_venue, stop
 
 PLAYERS = 256
 LEAD_SECONDS = 4.0  # for the follower processes to start before the window opens
-SERVER_WARNINGS = ("connection limit", "Task queue depth", "WORKER TIMEOUT", "Broken pipe")
+SERVER_WARNINGS = (
+    "connection limit",
+    "Task queue depth",
+    "venue server is busy",  # waitress's queue warning as config.logs.BusyServer says it
+    "WORKER TIMEOUT",
+    "Broken pipe",
+)
 
 
 def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict[int, list[bool]]]:

@@ -613,3 +613,41 @@ def test_bracket_and_standings_words_come_from_the_labels():
     assert not {"Results", "Table", "vs", "Place", "Player"} & set(
         (bracket_text + standings_text).split()
     )
+
+
+@pytest.mark.parametrize("draw_word", ["draw", "nul (dode hand)"], ids=["english", "long"])
+def test_a_dead_hands_word_keeps_within_its_column(draw_word):
+    """A dead hand's word sat centred on the game's middle rule, half in each player's
+    column (issue 28 item 8): it fits each column, clear of every rule of the grid."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printing.pdfs.base import ITALIC
+    from printing.pdfs.grid import plan_pages
+
+    item = make_sheet(long_game(6))
+    geometry = plan_pages(item.header.page_size, item.rules, {1: 6})[0].geometry
+    rules = sorted(
+        {geometry.group_x(slot) for slot in range(geometry.slots + 1)}
+        | {geometry.sub_x(slot, sub) for slot in range(geometry.slots) for sub in range(4)}
+    )
+    pdf = render_scoresheets([item], labels=Labels(draw=draw_word))
+    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    placed: list[tuple[float, float]] = []
+    x = y = size = 0.0
+    for operands, operator in ContentStream(page.get_contents(), page.pdf).operations:
+        if operator == b"BT":
+            x = y = 0.0
+        elif operator == b"Tf":
+            size = float(operands[1])
+        elif operator == b"Td":
+            x, y = x + float(operands[0]), y + float(operands[1])
+        elif operator == b"Tm":
+            x, y = float(operands[4]), float(operands[5])
+        elif operator == b"Tj":
+            shown = operands[0]
+            text = shown.decode("latin-1") if isinstance(shown, bytes) else str(shown)
+            if text and text in draw_word:
+                placed.append((x, x + stringWidth(text, ITALIC, size)))
+    assert placed, "the word is printed"
+    for left, right in placed:
+        assert not any(left - 0.5 < rule < right + 0.5 for rule in rules), (left, right, rules)

@@ -125,6 +125,15 @@ def test_a_query_too_short_lists_nobody(query):
     assert result.short and result.hits == () and result.blank == (query.strip() == "")
 
 
+@pytest.mark.parametrize("query", ["王", "李"])
+def test_one_han_character_is_a_name_to_look_for(query):
+    """A Chinese surname is one character: one ideograph is enough, one Latin letter is not."""
+    data = load(field(["王芳", "李伟", "Wang Li", "Ana Żółć"]))
+    found = {"王": ["王芳"], "李": ["李伟"]}[query]
+    result = search(people(data), query)
+    assert not result.short and [hit.name for hit in result.hits] == found
+
+
 def test_search_lists_a_few_and_counts_the_rest(client, monkeypatch):
     monkeypatch.setattr(players, "MAX_HITS", 5)
     t = make_bracket(players=12)
@@ -152,7 +161,7 @@ def test_next_match_with_table_and_opponent(client):
     bob = entry(t, 8).player_id
     assert jose.next.opponent_page == bob
     club_page = reverse("club:player", args=[bob])
-    link = f'<a class="player-link" href="{club_page}">Bob Stone</a>'
+    link = f'<bdi><a class="player-link" href="{club_page}">Bob Stone</a></bdi>'
     assert f"against <strong>{link}</strong>" in html
     sheet = reverse("scoring:match-sheet", kwargs={"slug": t.slug, "match_id": first.pk})
     assert f'href="{sheet}"' in html
@@ -385,7 +394,7 @@ def test_player_page_refreshes_its_region_while_running(client):
     assert "<html" in html and re.search(polls, html)
     assert f'hx-get="{url}?region=view"' in html  # a URL of its own: the browser keeps its tag
     club_page = reverse("club:player", args=[entry(t, 1).player_id])
-    name = f'<a class="player-link" href="{club_page}">José Ruiz</a>'
+    name = f'<bdi><a class="player-link" href="{club_page}">José Ruiz</a></bdi>'
     assert f'<h1 id="pv-name" class="pv-name">{name} <span class="seed"' in html
     fragment = page(client, url, HTTP_HX_REQUEST="true")
     assert fragment.lstrip().startswith('<div id="player-view"') and "<html" not in fragment

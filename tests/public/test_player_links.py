@@ -90,3 +90,35 @@ def test_a_hidden_players_name_is_plain_everywhere(client):
     for url in urls:
         html = client.get(url).content.decode()
         assert entry.player.name in html and f'href="{page_of(entry)}"' not in html, url
+
+
+ARABIC = "مُحَمَّد العَلي"
+
+
+def unisolated(html: str, name: str) -> list[str]:
+    """The text around each place ``name`` is printed outside a <bdi>: where a right-to-left
+    name would carry the number beside it (a seed, a score) to its wrong side. In plain
+    text (the page's title, a tooltip) the isolates are the characters FSI … PDI."""
+    outside = re.sub(r"<bdi>.*?</bdi>|\u2068[^\u2069]*\u2069", "", html, flags=re.S)
+    return re.findall(rf">[^<]*{re.escape(name)}[^<]*<", outside)
+
+
+def test_names_beside_numbers_are_isolated_from_them(client):
+    tournament = make_bracket(players=4)
+    arabic = tournament.entries.select_related("player").get(seed=1)
+    arabic.player.name = ARABIC
+    arabic.player.save()
+    play(Match.objects.filter(tournament=tournament, round=1).order_by("position")[0], [knock("A")])
+    forget()
+    slug = tournament.slug
+    pages = {
+        "page": reverse("public:tournament", args=[slug]),
+        "projector": reverse("public:display", args=[slug]),
+        "find": reverse("public:find", args=[slug]) + "?q=العلي",
+        "player": reverse("public:player", args=[slug, arabic.pk]),
+        "opponent": reverse("public:player", args=[slug, tournament.entries.get(seed=4).pk]),
+    }
+    for where, url in pages.items():
+        html = client.get(url).content.decode()
+        assert ARABIC in html, where
+        assert unisolated(html, ARABIC) == [], where

@@ -41,6 +41,7 @@ JSON_ROW_KEYS = {
     "rating",
     "rating_uncertainty",
     "rating_change",
+    "rating_provisional",
 }
 
 
@@ -221,7 +222,9 @@ def test_json_matches_the_page(client, running_eight):
     rows = client.get(json_url(running_eight)).json()["standings"]
     fragment = htmx(client, page_url(running_eight), "standings").content.decode()
     names = re.findall(
-        r'<th scope="row" class="player">(?:<a [^>]*>)?([^<]+?)(?:</a>)?(?: <span|</th>)', fragment
+        r'<th scope="row" class="player"><bdi>(?:<a [^>]*>)?([^<]+?)(?:</a>)?</bdi>'
+        r"(?: <span|</th>)",
+        fragment,
     )
     places = re.findall(r'<td class="num place">([^<]+)</td>', fragment)
     assert names == [row["name"] for row in rows]

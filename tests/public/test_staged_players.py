@@ -282,7 +282,7 @@ def test_the_knockout_shows_the_places_the_cut_gave(client, cut):
         ), slot
 
     # The bracket PDF.
-    from printing.documents import bracket_document
+    from printing.standings_documents import bracket_document
 
     found = bracket_document(tournament)
     assert found is not None

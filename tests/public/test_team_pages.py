@@ -42,11 +42,12 @@ def test_a_player_finds_their_team_and_its_page_lists_the_members(client):
     # Each member's name links to their club page (a team's own name links nowhere).
     members = [m.player for m in entry.members.select_related("player").order_by("seat")]
     links = [
-        f'<a class="player-link" href="{reverse("club:player", args=[p.pk])}">{p.name}</a>'
+        f'<bdi><a class="player-link" href="{club_page}">{p.name}</a></bdi>'
         for p in members
+        for club_page in [reverse("club:player", args=[p.pk])]
     ]
     assert f"Team: {links[0]}, {links[1]}" in text
-    assert "against <strong>Team 3</strong>" in text
+    assert "against <strong><bdi>Team 3</bdi></strong>" in text
     members[1].hidden = True
     members[1].save()
     from django.core.cache import cache
@@ -58,7 +59,7 @@ def test_a_player_finds_their_team_and_its_page_lists_the_members(client):
     page = client.get(
         reverse("public:player", kwargs={"slug": tournament.slug, "entry_id": entry.pk})
     )
-    assert f"Team: {links[0]}, Team 2 player 2" in page.content.decode()
+    assert f"Team: {links[0]}, <bdi>Team 2 player 2</bdi>" in page.content.decode()
 
 
 def test_the_head_to_head_json_is_unchanged(client):

@@ -67,3 +67,12 @@ def test_a_hand_number_of_five_thousand_digits_is_refused_not_a_crash(client):
     assert response.status_code == 400  # the page again, with the form
     assert 'name="number"' in response.content.decode()
     assert not Hand.objects.exists()
+
+
+def test_a_deadwood_out_of_range_is_named_by_its_label_not_its_field_name(client):
+    match = ready_match()
+    client.force_login(match.tournament.owner)
+    response = client.post(create_url(match), post_data(1, knock(defender=105)))
+    html = response.content.decode()
+    assert "efender_deadwood must" not in html
+    assert "Opponent&#x27;s deadwood (after lay-offs) must be between 0 and 98, not 105." in html

@@ -123,3 +123,18 @@ def test_the_director_rules_a_level_match_from_the_stages_page(client, director)
     assert url not in response.content.decode()  # ruled: no longer offered
     log = client.get(reverse("tournaments:audit-log", args=[tournament.slug])).content.decode()
     assert "on what basis – → cut for high card" in log
+
+
+@pytest.mark.django_db
+def test_a_swiss_match_page_names_its_table_once(client, director):
+    from django.urls import reverse
+
+    tournament = make_event(6)
+    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+    stages.start(tournament=tournament, user=director)
+    match = Match.objects.filter(stage=swiss, table__isnull=False).order_by("position").last()
+    client.force_login(director)
+    url = reverse("scoring:match-sheet", kwargs={"slug": tournament.slug, "match_id": match.pk})
+    html = client.get(url).content.decode()
+    assert f"Round 1 · Match {match.position} · Table {match.table}" in html
+    assert f"Table {match.position} · Table {match.table}" not in html

@@ -293,6 +293,23 @@ def test_edit_needs_a_confirmation_step(client):
     assert Hand.objects.get().defender_deadwood == 40
 
 
+def test_the_corrections_preview_stands_apart_from_the_card_picker(client):
+    """ "Hand 1 will become…" is a box of its own before the form, not the last thing in
+    the form's box under "Count from the cards"; its button still sends the form."""
+    match = ready_match()
+    play(match, [knock("A", 2, 30)])
+    client.force_login(match.tournament.owner)
+    url = sheet_url(match, "hand-edit", number=1)
+    shown = hidden_fields(client.get(url).content.decode(), url)
+    html = client.post(url, {**shown, **post_data(1, knock("A", 2, 40))}).content.decode()
+    box = html.index('class="confirm-box')
+    form = html.index('class="hand-form"')
+    assert box < form and "will become" in html[box:form]
+    button = re.search(r'<button type="submit" name="confirm" value="1"[^>]*>', html).group(0)
+    form_id = re.search(r'<form id="([^"]+)"[^>]*class="hand-form"', html).group(1)
+    assert f'form="{form_id}"' in button
+
+
 def test_delete_asks_first(client):
     match = ready_match()
     play(match, [knock(), gin()])

@@ -235,7 +235,13 @@ def test_a_rating_out_of_range_is_refused_by_the_csv_import_by_line():
     result = run_import("name,rating\nAna,1500\nBen,99999999999\nCy,-5\n")
     assert [line for line, _m in result.errors] == [3, 4]
     assert all("from 0 to 4000" in message for _line, message in result.errors)
+    assert all(message.startswith("Rating: ") for _line, message in result.errors)
     assert Player.objects.count() == 0
+
+
+def test_the_new_player_form_labels_the_rating_with_a_capital(director_client):
+    html = director_client.get(reverse("tournaments:player-create")).content.decode()
+    assert '<label for="id_rating">Rating' in html
 
 
 def test_the_model_refuses_a_rating_out_of_range():

@@ -108,3 +108,15 @@ def test_a_late_entry_is_given_starting_points_from_the_page(client):
     assert f"{late.player.name} starts with 1 match point." in response.content.decode()
     swiss.refresh_from_db()
     assert swiss.start_points[str(late.pk)] == 1 and late.pk in swiss.entrants
+
+
+def test_a_one_minute_round_clock_is_one_minute_not_one_minutes(client):
+    tournament = make_event(6)
+    client.force_login(tournament.owner)
+    swiss = stages.add_stage(tournament=tournament, user=tournament.owner, kind="swiss", rounds=3)
+    stages.start(tournament=tournament, user=tournament.owner)
+    target = url("stage-clock", tournament, stage_id=swiss.pk)
+    page = client.post(target, {"minutes": 1}, follow=True).content.decode()
+    assert "The round clock runs: 1 minute." in page
+    assert "of 1 minute · ends at" in page
+    assert "1 minutes" not in page

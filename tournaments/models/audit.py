@@ -27,6 +27,7 @@ ACTION_LABELS = {
     "players imported": _("players imported"),
     "registrar added": _("registrar role given"),
     "registrar removed": _("registrar role taken away"),
+    "director added": _("director account made"),
     "entry added": _("player entered"),
     "entry removed": _("entry removed"),
     "entry withdrawn": _("player withdrawn"),

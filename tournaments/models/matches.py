@@ -266,8 +266,6 @@ class Match(models.Model):
             return gettext("Third-place match")
         if self.section == self.Section.LOSERS:
             return gettext("Losers' round %(round)d · Match %(position)d") % params
-        if self.section == self.Section.SWISS:
-            return gettext("Round %(round)d · Table %(position)d") % params
         if self.section == self.Section.CONSOLATION:
             return gettext("Consolation round %(round)d · Match %(position)d") % params
         return gettext("Round %(round)d · Match %(position)d") % params

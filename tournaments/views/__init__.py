@@ -12,6 +12,7 @@ signed-in user without the right gets 403.
 from __future__ import annotations
 
 from .bracket import bracket, bracket_clear, bracket_generate
+from .directors import director_add, director_create, director_link, directors
 from .entries import (
     entry_add,
     entry_flag,
@@ -47,6 +48,10 @@ __all__ = [
     "bracket_clear",
     "bracket_generate",
     "dashboard",
+    "director_add",
+    "director_create",
+    "director_link",
+    "directors",
     "entry_add",
     "entry_flag",
     "entry_list",

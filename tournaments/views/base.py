@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from ..models import Match, Tournament
-from ..permissions import can_direct, is_director, may_use_registry
+from ..permissions import can_direct, is_club_admin, is_director, may_use_registry
 
 Status = Match.Status
 # htmx events: other regions of the registration page reload themselves on these.
@@ -58,6 +58,22 @@ def director_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
             return _login_redirect(request)
         if not is_director(request.user):
             raise PermissionDenied(_("Only tournament directors can do this."))
+        response = view(request, *args, **kwargs)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    return wrapper
+
+
+def club_admin_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The club's administrator only (:func:`tournaments.permissions.is_club_admin`)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return _login_redirect(request)
+        if not is_club_admin(request.user):
+            raise PermissionDenied(_("Only the club's administrator can make directors."))
         response = view(request, *args, **kwargs)
         patch_vary_headers(response, ("HX-Request",))
         return response

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from ..models import Tournament
-from ..permissions import is_director, is_registrar
+from ..permissions import is_club_admin, is_director, is_registrar
 from .base import (
     _login_redirect,
     page,
@@ -46,5 +46,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "scorekeeping": scorekeeping.order_by("-date", "name"),
         "is_director": is_director(user),
         "is_registrar": is_registrar(user),
+        "is_club_admin": is_club_admin(user),
     }
     return page(request, "tournaments/dashboard.html", context)

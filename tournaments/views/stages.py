@@ -250,7 +250,11 @@ def stage_clock(request: HttpRequest, tournament: Tournament, stage_id: int) -> 
             raise ValidationError(_("A round lasts 1 to 600 minutes."))
         minutes = form.cleaned_data["minutes"]
         stage_services.start_clock(stage=stage, minutes=minutes, user=request.user)
-        return _("The round clock runs: %(minutes)d minutes.") % {"minutes": minutes}
+        return ngettext(
+            "The round clock runs: %(minutes)d minute.",
+            "The round clock runs: %(minutes)d minutes.",
+            minutes,
+        ) % {"minutes": minutes}
 
     return result(request, tournament, run)
 
