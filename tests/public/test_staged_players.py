@@ -277,7 +277,8 @@ def test_the_knockout_shows_the_places_the_cut_gave(client, cut):
     html = get(client, reverse("public:tournament", args=[tournament.slug]))
     for slot in slots:
         assert re.search(
-            rf'<span class="mseed">{slot.seed}</span><span class="mname">{re.escape(slot.name)}',
+            rf'<span class="mseed">{slot.seed}</span>'
+            rf'<span class="mname"><bdi>{re.escape(slot.name)}',
             html,
         ), slot
 
