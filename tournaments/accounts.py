@@ -45,27 +45,36 @@ def _username(email: str, name: str) -> str:
     return username
 
 
+def _new_account(*, name: str, email: str, taken: str) -> Any:
+    """A new active account for ``name`` with no password yet (its owner chooses one
+    through a set-password link); ``taken``, the refusal when the email has an account.
+    Call inside a transaction."""
+    User = get_user_model()
+    email = User.objects.normalize_email(email.strip())
+    name = " ".join(name.split())
+    if User.objects.filter(email__iexact=email).exists():
+        raise ValidationError(taken % {"email": email})
+    account = User(username=_username(email, name), email=email, is_active=True)
+    first, _space, last = name.partition(" ")
+    account.first_name, account.last_name = first[:150], last[:150]
+    account.set_unusable_password()
+    account.save()
+    return account
+
+
 def create_member(*, tournament: Tournament, name: str, email: str, role: str, user: Any) -> Any:
     """A new account for ``name`` with no password yet, given ``role`` here."""
     if role not in ROLES:
         raise ValidationError(_("Unknown role."))
-    User = get_user_model()
-    email = User.objects.normalize_email(email.strip())
-    name = " ".join(name.split())
     with transaction.atomic():
-        if User.objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                _(
-                    "An account with the email %(email)s exists already: "
-                    "add it by its username instead."
-                )
-                % {"email": email}
-            )
-        member = User(username=_username(email, name), email=email, is_active=True)
-        first, _space, last = name.partition(" ")
-        member.first_name, member.last_name = first[:150], last[:150]
-        member.set_unusable_password()
-        member.save()
+        member = _new_account(
+            name=name,
+            email=email,
+            taken=_(
+                "An account with the email %(email)s exists already: "
+                "add it by its username instead."
+            ),
+        )
         relation = tournament.co_directors if role == "co_director" else tournament.scorekeepers
         relation.add(member)
         audit.record(
@@ -125,23 +134,15 @@ def _director_permission() -> Any:
 def create_director(*, name: str, email: str, user: Any = None, via: str = "") -> Any:
     """A new account for ``name`` with no password yet, allowed to create tournaments;
     audited in the registry's log (no tournament)."""
-    User = get_user_model()
-    email = User.objects.normalize_email(email.strip())
-    name = " ".join(name.split())
     with transaction.atomic():
-        if User.objects.filter(email__iexact=email).exists():
-            raise ValidationError(
-                _(
-                    "An account with the email %(email)s exists already: "
-                    "make it a director by its username instead."
-                )
-                % {"email": email}
-            )
-        director = User(username=_username(email, name), email=email, is_active=True)
-        first, _space, last = name.partition(" ")
-        director.first_name, director.last_name = first[:150], last[:150]
-        director.set_unusable_password()
-        director.save()
+        director = _new_account(
+            name=name,
+            email=email,
+            taken=_(
+                "An account with the email %(email)s exists already: "
+                "make it a director by its username instead."
+            ),
+        )
         director.user_permissions.add(_director_permission())
         audit.record(
             tournament=None,
