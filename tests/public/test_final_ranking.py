@@ -16,6 +16,7 @@ from pypdf import PdfReader
 
 from club import services as club_services
 from tests.factories import make_player, make_tournament
+from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play, play_open
 from tournaments import stages
 from tournaments.models import Entry, Match, Stage, Tournament
@@ -38,40 +39,12 @@ NAMES = (
 )
 
 
-def make_named_event(names: tuple[str, ...]) -> Tournament:
-    tournament = make_tournament(status="registration", tables=len(names) // 2)
-    for seed, name in enumerate(names, start=1):
-        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
-    return tournament
-
-
 def swiss_into_top_four(director, names=NAMES) -> tuple[Tournament, Stage, Stage]:
-    tournament = make_named_event(names)
-    swiss = stages.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="swiss",
-        name="Qualifying",
-        rounds=3,
-        advance=4,
-        rules=ONE_GAME_TO_100,
-    )
-    knockout = stages.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="single_elimination",
-        name="Knockout",
-        rules=ONE_GAME_TO_100,
-    )
-    stages.start(tournament=tournament, user=director)
-    return tournament, swiss, knockout
+    return staged.swiss_into_top_four(director, names)
 
 
-def play_swiss(tournament: Tournament, swiss: Stage, director) -> None:
-    for round_ in range(1, (swiss.rounds or 0) + 1):
-        if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
-        play_open(tournament, swiss, upset_every=3)
+play_swiss = staged.play_swiss
+make_named_event = staged.make_named_event
 
 
 def get_json(client, tournament) -> dict:

@@ -18,6 +18,7 @@ from public.data import load
 from public.players import PlayerView, player_view
 from public.views import page_context
 from tests.factories import make_player, make_tournament
+from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
 from tournaments import registration, services, stages
 from tournaments.models import Entry, Match, Stage, Tournament
@@ -41,41 +42,14 @@ NAMES = (
 
 
 def swiss_into_top_four(director) -> tuple[Tournament, Stage, Stage]:
-    tournament = make_tournament(status="registration", tables=6)
-    for seed, name in enumerate(NAMES, start=1):
-        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
-    swiss = stages.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="swiss",
-        name="Swiss",
-        rounds=3,
-        advance=4,
-        rules=ONE_GAME_TO_100,
-    )
-    knockout = stages.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="single_elimination",
-        name="Knockout",
-        rules=ONE_GAME_TO_100,
-    )
-    stages.start(tournament=tournament, user=director)
-    return tournament, swiss, knockout
-
-
-def play_swiss(tournament: Tournament, swiss: Stage, director) -> None:
-    for round_ in range(1, (swiss.rounds or 0) + 1):
-        if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
-        play_open(tournament, swiss, upset_every=3)
+    return staged.swiss_into_top_four(director, NAMES, swiss_name="Swiss")
 
 
 @pytest.fixture
 def cut(director) -> tuple[Tournament, Stage, Stage]:
     """The Swiss played and cut: the knockout's semifinals ready."""
     tournament, swiss, knockout = swiss_into_top_four(director)
-    play_swiss(tournament, swiss, director)
+    staged.play_swiss(tournament, swiss, director)
     stages.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     tournament.refresh_from_db()
