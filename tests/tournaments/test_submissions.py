@@ -123,3 +123,32 @@ def test_answers_are_kept_a_day_then_forgotten(director_client):
     }
     director_client.post(url, recent)
     assert set(Submission.objects.values_list("key", flat=True)) == {recent[FIELD]}
+
+
+# Forms that are not a director's writes: signing in and out, the language, and choosing a
+# password through a one-time link (no account is signed in to record a submission for).
+NOT_WRITE_FORMS = {
+    "registration/login.html",
+    "registration/set_password.html",
+    "base.html",
+}
+
+
+def test_every_write_form_in_the_templates_carries_a_submission_id():
+    """A POST form without the field would write twice on a double tap: every template's
+    POST form puts ``{% submission_field %}`` beside its CSRF token."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    root = Path(settings.TEMPLATES[0]["DIRS"][0])
+    missing = []
+    for path in sorted(root.rglob("*.html")):
+        name = path.relative_to(root).as_posix()
+        if name in NOT_WRITE_FORMS:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for form in re.finditer(r'<form[^>]*method="post".*?</form>', text, re.S | re.I):
+            if "{% submission_field %}" not in form.group(0):
+                missing.append(f"{name}: {form.group(0)[:80]}")
+    assert not missing, "\n".join(missing)
