@@ -375,6 +375,12 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def group_key(tournament_id: int, language: str, name: str) -> str:
+    """The shared cache's key of a group. The build is in it: pages a laptop rendered before
+    an upgrade are not shown by the new build (the shared cache outlives a restart)."""
+    return f"public:{settings.GINCLUB_VERSION}:{tournament_id}:{language}:{name}"
+
+
 def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rendered:
     """The parts of group ``name`` at ``live_``'s version: from this process's copy, the
     shared cache, or ``render()``.
@@ -383,7 +389,7 @@ def group(live_: Live, name: str, render: Callable[[], dict[str, Any]]) -> Rende
     last render, the group as last rendered is returned (its ``tag`` says which version
     it shows); only a group never rendered before is always rendered here.
     """
-    key = f"public:{live_.pk}:{live_.language}:{name}"
+    key = group_key(live_.pk, live_.language, name)
     now = time.time()
     kept, looked = _recent.get(key, (None, 0.0))
     if kept is not None and (kept.tag == live_.tag or now - looked < RERENDER_SECONDS):

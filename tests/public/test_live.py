@@ -96,7 +96,7 @@ def test_while_one_request_renders_the_others_get_the_last_render(client, runnin
     t = running_eight
     before = poll(client, t)
     play(live_match(t), [knock("B", 2, 30)])
-    lock = f"public:{t.pk}:en:page:rendering"
+    lock = live_module.group_key(t.pk, "en", "page") + ":rendering"
     assert cache.add(lock, 1, 30)  # another worker is rendering the new version
     meanwhile = poll(client, t)
     assert meanwhile.content == before.content and meanwhile["ETag"] == before["ETag"]
@@ -302,7 +302,7 @@ def test_a_poll_for_the_current_version_reads_this_process_copy(client, running_
     assert reads == []  # nothing read from the shared cache
     live_module.forget()  # another worker: its first poll reads the shared cache, renders nothing
     assert poll(client, running_eight).status_code == 200
-    assert reads == [f"public:{running_eight.pk}:en:page"]
+    assert reads == [live_module.group_key(running_eight.pk, "en", "page")]
 
 
 def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_second(
@@ -326,7 +326,8 @@ def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_secon
     assert reads == []  # within the second: this process's copy, as it was
     clock[0] += 0.5
     fresh = poll(client, running_eight)
-    assert reads == [f"public:{running_eight.pk}:en:page"]  # looked once, then rendered
+    # Looked once, then rendered.
+    assert reads == [live_module.group_key(running_eight.pk, "en", "page")]
     assert fresh.content != b"" and fresh["ETag"].startswith(f'W/"{running_eight.pk}.')
 
 
@@ -460,3 +461,21 @@ def test_polls_within_half_a_second_reuse_the_row_a_page_reads_it_again(
     clock[0] += 0.4  # past the window: the poll reads the new version
     fresh = poll(client, t, first["ETag"])
     assert fresh.status_code == 200 and fresh.content != first.content
+
+
+def test_a_new_build_renders_the_pages_again(client, running_eight, monkeypatch, settings):
+    """The shared cache outlives a restart: after an upgrade the same version of the
+    tournament is rendered again by the new build, not shown as the old build drew it."""
+    from public import views
+
+    renders = []
+    real = views._page_regions
+    monkeypatch.setattr(views, "_page_regions", lambda t: renders.append(t.pk) or real(t))
+    poll(client, running_eight, region="standings")
+    live_module.forget()  # the server restarted: only the shared cache is left
+    poll(client, running_eight, region="standings")
+    assert len(renders) == 1
+    settings.GINCLUB_VERSION = "99.0.0"
+    live_module.forget()
+    poll(client, running_eight, region="standings")
+    assert len(renders) == 2
