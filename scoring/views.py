@@ -29,6 +29,7 @@ from django_htmx.http import trigger_client_event
 from scoring.engine import MatchSheet, ScoringError
 from tournaments.models import Match
 from tournaments.routing import lock_tournament
+from tournaments.submissions import submission_exempt
 
 from . import access as access_module
 from . import services
@@ -297,6 +298,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     return response
 
 
+@submission_exempt
 @require_http_methods(["GET", "POST"])
 @match_view
 def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:

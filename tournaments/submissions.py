@@ -56,6 +56,14 @@ def submission_id(request: HttpRequest) -> str | None:
     return key if KEY.match(key) else None
 
 
+def submission_exempt(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark a POST view that writes nothing and answers what it is sent each time (a live
+    preview posts the form it sits in, submission id and all, at every change): its
+    answers are not recorded, and the form's own save still is."""
+    view.submission_exempt = True  # type: ignore[attr-defined]
+    return view
+
+
 class SubmissionMiddleware:
     """Runs each POST that carries a submission id through :func:`once`. After the CSRF,
     authentication and messages middleware, so a forged POST is refused before it."""
@@ -74,6 +82,8 @@ class SubmissionMiddleware:
         kwargs: dict[str, Any],
     ) -> HttpResponse | None:
         if request.method != "POST" or not request.user.is_authenticated:
+            return None
+        if getattr(view, "submission_exempt", False):
             return None
         key = submission_id(request)
         if key is None:

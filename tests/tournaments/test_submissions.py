@@ -152,3 +152,31 @@ def test_every_write_form_in_the_templates_carries_a_submission_id():
             if "{% submission_field %}" not in form.group(0):
                 missing.append(f"{name}: {form.group(0)[:80]}")
     assert not missing, "\n".join(missing)
+
+
+def test_the_live_preview_posts_the_form_s_id_and_the_save_still_writes(director_client):
+    """The hand form's preview posts the whole form, its submission id included, at every
+    change: previews are not recorded (each shows what it was sent), and the save that
+    follows with the same id writes the hand."""
+    from scoring.models import Hand
+    from tests.scoring.helpers import ready_match
+
+    match = ready_match()
+    match.tournament.owner = director_client.director
+    match.tournament.save()
+    args = {"slug": match.tournament.slug, "match_id": match.pk}
+    page = director_client.get(reverse("scoring:match-sheet", kwargs=args)).content.decode()
+    key = form_id(page)
+    hand = {FIELD: key, "number": 1, "kind": "knock", "by": "A", "deadwood": 2}
+    preview = reverse("scoring:hand-preview", kwargs=args)
+    first = director_client.post(preview, {**hand, "defender_deadwood": 30}, HTTP_HX_REQUEST="true")
+    second = director_client.post(
+        preview, {**hand, "defender_deadwood": 50}, HTTP_HX_REQUEST="true"
+    )
+    assert first.status_code == second.status_code == 200
+    assert first.content != second.content  # each preview shows the counts it was sent
+    saved = director_client.post(
+        reverse("scoring:hand-create", kwargs=args), {**hand, "defender_deadwood": 50}
+    )
+    assert saved.status_code in (200, 302)
+    assert Hand.objects.filter(match=match, number=1, defender_deadwood=50).count() == 1
