@@ -2,7 +2,9 @@
 of six into a top-four knockout on the Stages page (games to 50, to keep it short), the
 phones at the tables enter real hands from a seeded random through their table links and
 confirm; after every round the invariants (:mod:`tests.events.invariants`) check every
-surface for every entrant."""
+surface for every entrant. It is the event simulator's browser scenario; it lives beside
+the other browser tests to share their one Chromium (a second Playwright in the same
+process cannot start)."""
 
 from __future__ import annotations
 
@@ -12,14 +14,12 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import browser, desktop, phone  # noqa: F401 (fixtures)
 from tests.e2e.helpers import enter_hand
 from tests.e2e.test_full_tournament import log_in
+from tests.events.driver import Event, Hands, names, path_of
+from tests.events.scenarios import Rounds
 from tests.factories import make_director
 from tournaments.models import Match, Tournament
-
-from .driver import Event, Hands, names, path_of
-from .scenarios import Rounds
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -57,7 +57,7 @@ def play_at_the_table(director: Page, at_table: Page, match: Match, hands: Hands
     expect(at_table.locator(".message")).to_contain_text("Result confirmed")
 
 
-def test_a_swiss_into_a_knockout_in_the_browser(desktop, phone, tmp_path):  # noqa: F811
+def test_a_swiss_into_a_knockout_in_the_browser(desktop, phone, tmp_path):
     rng = random.Random("browser-1")
     hands = Hands(rng)
     director = make_director(username="director")
