@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.factories import make_director
-from tests.public.test_staged_players import play_swiss, swiss_into_top_four
+from tests.public.staged import play_swiss
+from tests.public.test_staged_players import swiss_into_top_four
 from tests.tournaments.test_stages import play_open
 from tournaments import stages
 
