@@ -274,7 +274,9 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
     stages.close_stage(stage=pools, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
-    tables = stages.stage_standings(pools, list(Match.objects.filter(stage=pools)))
+    # Read in the order the pages read them (players level on every tiebreak keep it).
+    played = Match.objects.filter(stage=pools).order_by("round", "section", "position", "pk")
+    tables = stages.stage_standings(pools, list(played))
     names = dict(tournament.entries.values_list("pk", "player__name"))
 
     rows = get_json(client, tournament)["standings"]
