@@ -348,9 +348,7 @@ def test_round_controls_print_links_print_that_stages_round_only(client, directo
 
 
 def test_pools_cut_into_a_knockout_from_every_players_side(client, director):
-    tournament = make_tournament(status="registration", tables=4)
-    for seed, name in enumerate(NAMES[:8], start=1):
-        Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
+    tournament = staged.make_named_event(NAMES[:8])
     pools = stages.add_stage(
         tournament=tournament,
         user=director,
