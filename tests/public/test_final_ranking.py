@@ -285,22 +285,27 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
     assert [r["place_label"] for r in rows[4:8]] == ["5–8"] * 4
     assert {r["stage_reached"] for r in rows[:8]} == {"Finals"}
     assert {r["stage_reached"] for r in rows[8:]} == {"Pools"}
-    # The pools' thirds take 9–12 and their fourths 13–16: by pool place first.
-    thirds = {names[table[2].player] for table in tables}
-    fourths = {names[table[3].player] for table in tables}
-    assert {r["name"] for r in rows[8:12]} == thirds
-    assert {r["name"] for r in rows[12:]} == fourths
-    # Across pools by the stage's tiebreaks: never a better value below a worse one.
+    # The players out in the pools come by pool place first (players level on every
+    # tiebreak in a pool share its place, so a pool may give two thirds and no fourth,
+    # or a second who did not go through),
+    # then across pools by the stage's tiebreaks: never a better value below a worse one.
+    pool_place = {names[row.player]: row.place for table in tables for row in table}
     values = {
         names[row.player]: tuple(v or 0 for _n, v in row.values)
         for table in tables
         for row in table
     }
-    for group in (rows[8:12], rows[12:]):
-        for upper, lower in itertools.pairwise(group):
-            assert values[upper["name"]] >= values[lower["name"]]
-            level = values[upper["name"]] == values[lower["name"]]
-            assert (upper["place"] == lower["place"]) == level
+    out = rows[8:]
+    advanced = {names[pk] for pk in knockout.entrants}
+    assert {r["name"] for r in out} == set(pool_place) - advanced
+    assert [pool_place[r["name"]] for r in out] == sorted(pool_place[r["name"]] for r in out)
+    for upper, lower in itertools.pairwise(out):
+        if pool_place[upper["name"]] != pool_place[lower["name"]]:
+            assert upper["place"] < lower["place"]
+            continue
+        assert values[upper["name"]] >= values[lower["name"]]
+        level = values[upper["name"]] == values[lower["name"]]
+        assert (upper["place"] == lower["place"]) == level
     assert all(r["place"] is not None for r in rows)
 
 
