@@ -2,8 +2,8 @@
 its stored summary, for :mod:`archive.verify`.
 
 * **on time**: the hands the decision read are the match's hands; the side it names leads
-  on them (:func:`scoring.engine.time_leader`), and the score at the call it stored is
-  theirs (:func:`scoring.engine.time_basis`); the match is complete, decided on time,
+  on them (:func:`engine.time_leader`), and the score at the call it stored is
+  theirs (:func:`engine.time_basis`); the match is complete, decided on time,
   won by that side.
 * **a ruling** on a level match: the same, except that the hands leave the match level.
 * **a walkover**: the match is complete, a walkover, won by the side the decision names
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.engine import MatchSheet, time_basis, time_leader
+from engine import MatchSheet, time_basis, time_leader
 from tournaments.models import Decision, Match
 
 Kind = Decision.Kind

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.engine import RuleSet, ScoringError, Side, resolve_rules
+from engine import RuleSet, ScoringError, Side, resolve_rules
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament

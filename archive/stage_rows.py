@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import RuleSet, ScoringError, resolve_rules
+from engine import RuleSet, ScoringError, resolve_rules
+from pairing.tiebreaks import Tiebreak
 from tournaments.models import Match, Stage, Tournament
-from tournaments.tiebreaks import Tiebreak
 
 from .records import _list, _Record, _show
 from .schema import STAGE_ENTRIES, STAGE_FIELDS, ArchiveError

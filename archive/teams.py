@@ -9,15 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.engine import (
-    HandInput,
-    RuleSet,
-    ScoredHand,
-    Side,
-    deals_of,
-    score_match,
-    score_team_match,
-)
+from engine import HandInput, RuleSet, ScoredHand, Side, deals_of, score_match, score_team_match
 from tournaments.models import Entry
 
 from .schema import ENTRY_TEAM_FIELDS, ArchiveError

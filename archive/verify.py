@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scoring.engine import HandInput, MatchSheet, RuleSet, ScoringError, score_played, time_leader
+from engine import HandInput, MatchSheet, RuleSet, ScoringError, score_played, time_leader
 from scoring.services import first_dealer, load_inputs
 from tournaments.models import Decision, Entry, Match, Stage, Tournament
 

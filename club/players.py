@@ -13,10 +13,10 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from public.stages import overall
-from public.standings import compute
-from scoring.engine import Side
+from engine import Side
 from scoring.services import load_inputs, score_matches
+from standings.stages import overall
+from standings.standings import compute
 from tournaments.models import Entry, Match, Player, Stage, Tournament
 
 from . import ratings

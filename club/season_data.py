@@ -1,12 +1,12 @@
 """A season's table from the database: each tournament's standings as its public page
-computes them (:mod:`public.data`), then :func:`club.seasons.table`. Two queries per
+computes them (:mod:`standings.data`), then :func:`club.seasons.table`. Two queries per
 tournament in the season plus two; names only, no personal data."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from public.data import load
+from standings.data import load
 from tournaments.models import Tournament
 
 from .models import Season

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.engine import HandKind, MatchSheet, Result, Side
+from engine import HandKind, MatchSheet, Result, Side
 
 
 @dataclass(slots=True)

@@ -3,7 +3,7 @@ stable interface: other sites link to them."""
 
 from django.urls import path
 
-from . import exports, money_views, season_views, side_pot_views, views
+from club import exports, season_views, views
 
 app_name = "club"
 
@@ -15,35 +15,6 @@ urlpatterns = [
         views.seed_by_club_rating,
         name="seed-by-club-rating",
     ),
-    path("t/<slug:slug>/manage/money/", money_views.money_page, name="money"),
-    path("t/<slug:slug>/manage/money/save/", money_views.money_save, name="money-save"),
-    path(
-        "t/<slug:slug>/manage/money/entries/<int:entry_id>/",
-        money_views.payment_save,
-        name="payment-save",
-    ),
-    path(
-        "t/<slug:slug>/manage/money/side-pots/",
-        side_pot_views.side_pot_create,
-        name="side-pot-create",
-    ),
-    path(
-        "t/<slug:slug>/manage/money/side-pots/<int:pot_id>/",
-        side_pot_views.side_pot_save,
-        name="side-pot-save",
-    ),
-    path(
-        "t/<slug:slug>/manage/money/side-pots/<int:pot_id>/entrants/",
-        side_pot_views.side_pot_entrants,
-        name="side-pot-entrants",
-    ),
-    path(
-        "t/<slug:slug>/manage/money/side-pots/<int:pot_id>/delete/",
-        side_pot_views.side_pot_delete,
-        name="side-pot-delete",
-    ),
-    path("t/<slug:slug>/prizes/", money_views.prizes_page, name="prizes"),
-    path("t/<slug:slug>/prizes.pdf", money_views.prizes_pdf, name="prizes-pdf"),
     path("t/<slug:slug>/standings.csv", exports.standings_csv, name="standings-csv"),
     path("t/<slug:slug>/matches.csv", exports.matches_csv, name="matches-csv"),
     path("seasons/", season_views.season_list, name="season-list"),

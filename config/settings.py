@@ -110,11 +110,14 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "scoring",
+    "standings",
+    "money",
     "public",
     "printing",
     "archive",
     "backups",
     "club",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -29,5 +29,6 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("printing.urls")),
     path("", include("archive.urls")),
+    path("", include("money.urls")),
     path("", include("club.urls")),
 ]

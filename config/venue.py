@@ -80,7 +80,7 @@ def prepare(*, demo: bool, out: TextIO) -> str | None:
     call_command("collectstatic", verbosity=0, interactive=False)
     if get_user_model().objects.exists():
         return None
-    from scoring.management.commands.seed_demo import USERNAME, ensure_director
+    from demo.management.commands.seed_demo import USERNAME, ensure_director
 
     password = new_password()
     if demo:

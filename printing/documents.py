@@ -22,9 +22,9 @@ from django.db.models import Max, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from public.standings import round_title
-from scoring.engine import MatchSheet, ScoringError, deals_of, score_team_match
+from engine import MatchSheet, ScoringError, deals_of, score_team_match
 from scoring.services import first_dealer, load_inputs, score_matches
+from standings.standings import round_title
 from tournaments.models import Match, TeamMember, Tournament
 from tournaments.rules_text import rules_summary
 

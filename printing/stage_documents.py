@@ -1,6 +1,6 @@
 """The PDFs of a stage: a round's pairings (the table list to pin up) and the stage's
 standings with every tiebreak's value and their order. Both are built from the public
-page's data (:mod:`public.data`, :mod:`public.stages`): names only, nothing private,
+page's data (:mod:`standings.data`, :mod:`standings.stages`): names only, nothing private,
 and printed with the standings renderer (a place column, a name, values)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import replace
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from public.data import load
-from public.stages import StageView
+from standings.data import load
+from standings.stages import StageView
 from tournaments.models import Tournament
 
 from .documents import labels

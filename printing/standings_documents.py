@@ -1,5 +1,5 @@
 """The bracket and the standings on paper, built from what the public pages show
-(:func:`public.data.load`), in the tournament's language.
+(:func:`standings.data.load`), in the tournament's language.
 
 Like :mod:`printing.documents` (the scoresheets), each ``*_document`` function loads what
 it needs with a fixed number of queries and returns the plain dataclasses of
@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from club.pool import standing_prizes
-from public.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
-from public.data import PublicData, load
+from money.pool import standing_prizes
 from public.ratings import club_rating_column
-from public.standings import Standing
+from standings.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
+from standings.data import PublicData, load
+from standings.standings import Standing
 from tournaments.models import Match, Tournament
 
 from .documents import labels

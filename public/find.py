@@ -6,7 +6,7 @@ short to look for gets a message and no list. ``/t/<slug>/players/<entry>/`` is 
 player's view, to bookmark: where to play next and the matches so far.
 
 Read only, and nobody logs in. Each view makes the queries of the public page and no more
-(the tournament, then :func:`public.data.load`: matches with both players, hands),
+(the tournament, then :func:`standings.data.load`: matches with both players, hands),
 whatever the field size. Names and seeds only: no personal data.
 
 With htmx the search box asks for the results region as you type (and puts the query in
@@ -24,10 +24,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.http import condition, require_GET
 
+from standings.data import load, team_rosters
 from tournaments.models import Tournament
 
 from . import live as live_pages
-from .data import load, team_rosters
 from .live import Live, headers, last_modified, live, not_modified, visitor_tag
 from .players import MIN_QUERY, PlayerView, people, player_views, search
 

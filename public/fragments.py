@@ -6,7 +6,7 @@ box and row through the template language was two thirds of the time that took. 
 box or row is rendered from its own template with a plain ``Context`` (nothing of the
 visitor) and kept under everything it shows: the language, the template, and a key of
 the values it prints (for a match box, the ``repr`` of its frozen
-:class:`public.board.MatchBox`: text, which the garbage collector need not walk). A box
+:class:`standings.board.MatchBox`: text, which the garbage collector need not walk). A box
 or row that shows the same values is the same HTML, so a cached piece can never be
 stale: a change to anything it prints is a different key.
 

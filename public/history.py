@@ -8,9 +8,9 @@ A summary is added up from the matches listed (won, lost, games and points of th
 matches played; byes and unplayed matches count for nothing), so it always agrees with
 the list under it.
 
-Like :mod:`public.players`, this works on :class:`public.data.PublicData` already loaded
+Like :mod:`public.players`, this works on :class:`standings.data.PublicData` already loaded
 and makes no queries. What it does not do: decide what the player does next
-(:mod:`public.players`) or rank anyone (:mod:`public.standings`).
+(:mod:`public.players`) or rank anyone (:mod:`standings.standings`).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from standings.data import PublicData
+from standings.standings import last_rounds, round_title
+from standings.stats import COMPLETE, seed_in
 from tournaments.models import Match, Stage
-
-from .data import PublicData
-from .standings import last_rounds, round_title
-from .stats import COMPLETE, seed_in
 
 Title = Callable[[Match], str]
 

@@ -11,7 +11,7 @@ everything a poll costs:
   query (the tournament with its version) and no rendering.
 * **Rendered once per version.** What the pages poll is rendered as a *group* (the
   tournament page's bracket and standings, the projector's panels, ``standings.json``)
-  from one :func:`public.data.load`, and kept in the cache every worker shares
+  from one :func:`standings.data.load`, and kept in the cache every worker shares
   (``CACHES``: Redis when ``REDIS_URL`` is set, else files in the data folder) under
   ``(tournament, language, group)`` with the tag it was rendered at.
 * **No stampede, bounded work.** When the version moves on, one request renders the
@@ -349,8 +349,9 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 def forget() -> None:
     """Drop this process's copies of rendered groups, scored sheets and rendered pieces
     (the shared cache is the caller's to clear)."""
+    from standings.data import forget_sheets
+
     from . import fragments
-    from .data import forget_sheets
 
     with _recent_lock:
         _recent.clear()

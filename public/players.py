@@ -9,12 +9,12 @@ round to be paired, or how the tournament ended for them) and the matches played
 stage by stage in the order they were played (:mod:`public.history`). Everyone who
 played a match is found and has a view to the end, in whichever stage they went out.
 
-Both take :class:`public.data.PublicData` already loaded and make no queries, so the
+Both take :class:`standings.data.PublicData` already loaded and make no queries, so the
 pages built on them cost the same whatever the field size. Like the other public pages
-they read names and seeds only. Round names come from :func:`public.standings.round_title`
+they read names and seeds only. Round names come from :func:`standings.standings.round_title`
 (each stage's within that stage), where a player stands from the standings, the
 bracket's "Winner of W1-2" placeholders and the live score of a table from
-:mod:`public.board`.
+:mod:`standings.board`.
 
 What this module does not do: load anything, or know about requests and htmx
 (:mod:`public.find`).
@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from standings.board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
+from standings.data import PublicData
+from standings.stages import QUALIFYING
+from standings.standings import Standing
+from standings.stats import COMPLETE, player_page, seed_in
 from tournaments.models import Entry, Match, Stage
 
-from .board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
-from .data import PublicData
 from .history import Played, RoundNames, StageHistory, Summary, history, side_of
-from .stages import QUALIFYING
-from .standings import Standing
-from .stats import COMPLETE, player_page, seed_in
 
 __all__ = [
     "Hit",

@@ -13,9 +13,8 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from club import ratings
-
-from .data import PublicData
-from .standings import Standing
+from standings.data import PublicData
+from standings.standings import Standing
 
 PROVISIONAL_NOTE = gettext_lazy(
     "? Provisional rating: too few matches yet for it to be reliable. It settles as the "

@@ -1,9 +1,9 @@
 """Public tournament pages: the bracket and standings, ``standings.json``, the projector.
 
 Nobody logs in here and nothing is written. What a page shows is computed from the
-tournament's data (:func:`public.data.load`: its matches with both players, all of its
-hands; standings from :mod:`public.standings`, the bracket as drawn, the round-robin
-cross-table and the tables in play from :mod:`public.board`) once per public version and
+tournament's data (:func:`standings.data.load`: its matches with both players, all of its
+hands; standings from :mod:`standings.standings`, the bracket as drawn, the round-robin
+cross-table and the tables in play from :mod:`standings.board`) once per public version and
 language, and kept in the shared cache (:mod:`public.live`). Every response carries an
 ``ETag`` and ``Last-Modified``; a poll that finds nothing new gets a 304.
 
@@ -28,14 +28,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
-from club.pool import standing_prizes
+from money.pool import standing_prizes
+from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
+from standings.data import PublicData, format_line, load, team_members
+from standings.stages import QUALIFYING, StageView
+from standings.stats import seed_key
 from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
 from tournaments.stages import current_stage
 
 from . import live as live_pages
-from .board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from .data import PublicData, format_line, load, team_members
 from .live import (
     headers,
     last_modified,
@@ -47,8 +49,6 @@ from .live import (
     visitor_tag,
 )
 from .ratings import entry_ratings, with_club_ratings
-from .stages import QUALIFYING, StageView
-from .stats import seed_key
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"

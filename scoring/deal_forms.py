@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import MAX_DEADWOOD, MAX_HANDS, RuleSet, Seats, pairing
+from engine import MAX_DEADWOOD, MAX_HANDS, RuleSet, Seats, pairing
 from tournaments.models import Match
 
 from .forms import MISSING, card_choices, kind_choices

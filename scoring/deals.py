@@ -5,7 +5,7 @@ after board in deal order: deal ``d`` is hands ``(d - 1) * N + 1`` to ``d * N`` 
 of ``N``. Hands stay the source of truth and every tool that reads hands (the audit, the
 archive, ``verify_tournament``, the backups) keeps working; who sat where is not stored,
 because the engine derives it from the deal number, the board and the ``opponents`` rule
-(``scoring.engine.teams.pairing``), which are frozen once the rules lock.
+(``engine.teams.pairing``), which are frozen once the rules lock.
 
 Deals are written whole, so a match always holds whole deals. Every write here runs in
 one transaction that locks the tournament row, then the match row (the lock order of
@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.engine import (
+from engine import (
     HandInput,
     MatchSheet,
     ScoringError,

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from scoring.engine import (
+from engine import (
     HandCards,
     HandInput,
     HandScore,
@@ -27,7 +27,7 @@ from scoring.engine import (
     score_hand,
     settle,
 )
-from scoring.engine.hands import Card, knock_limit
+from engine.hands import Card, knock_limit
 from tournaments.models import Tournament
 from tournaments.views.base import manage_view, page
 

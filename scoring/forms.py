@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import (
+from engine import (
     MAX_DEADWOOD,
     MAX_HANDS,
     HandCards,

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import MAX_DEADWOOD, HandKind
+from engine import MAX_DEADWOOD, HandKind
 
 
 class Hand(models.Model):

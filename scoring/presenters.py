@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from scoring.engine import GameSummary, MatchSheet, Result, ScoredHand, Side
+from engine import GameSummary, MatchSheet, Result, ScoredHand, Side
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from scoring.engine import (
+from engine import (
     Card,
     HandCards,
     HandInput,

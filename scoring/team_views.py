@@ -18,7 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
+from engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
 from tournaments.models import Match, TeamMember
 
 from . import deals, services

@@ -4,7 +4,7 @@ The director picks the procedure when calling time (:func:`call_time`):
 
 ``leader``
     Players finish the hand in play and enter it; then :func:`decide` gives every
-    unfinished match to the side leading on time (:func:`scoring.engine.time_leader`:
+    unfinished match to the side leading on time (:func:`engine.time_leader`:
     games won, then the current game's points, then total points).
 ``extra_hands``
     Each unfinished match plays N more hands from the moment time is called; a match
@@ -29,7 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.engine import score_played, time_basis, time_leader
+from engine import score_played, time_basis, time_leader
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import Match, Stage

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from scoring.engine import MatchSheet, ScoringError
+from engine import MatchSheet, ScoringError
 from tournaments.models import Match
 from tournaments.routing import lock_tournament
 from tournaments.submissions import submission_exempt

@@ -68,7 +68,7 @@ def make_tournament(
 ) -> Tournament:
     """A tournament (status "registration" unless told). ``rules`` are knob overrides on
     top of ``preset``."""
-    from scoring.engine import resolve_rules
+    from engine import resolve_rules
 
     extra.setdefault("status", Tournament.Status.REGISTRATION)
     tournament = Tournament.objects.create(

@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from archive.verify import check_match
-from scoring.engine import PRESETS, ScoringError, score_request
+from engine import PRESETS, ScoringError, score_request
 from scoring.models import Hand
 from scoring.services import hand_inputs, load_hands
 from tests.factories import make_director, make_entries, make_match, make_tournament

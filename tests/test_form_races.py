@@ -115,7 +115,7 @@ def test_the_same_side_pot_from_two_tabs():
         director = make_director()
         tournament = make_tournament(owner=director)
         data = {"name": "Bote Extra", "buy_in": "5", "payout": "100", "rounding": "1"}
-        path = reverse("club:side-pot-create", args=[tournament.slug])
+        path = reverse("money:side-pot-create", args=[tournament.slug])
         responses = race(director, path, data)
         assert SidePot.objects.filter(tournament=tournament).count() == 1
         one_refused(responses, "Bote Extra", "already")
@@ -126,7 +126,7 @@ def test_two_payments_for_one_entry_at_once():
         director = make_director()
         tournament = make_tournament(owner=director)
         entry = make_entries(tournament=tournament, count=1)[0]
-        path = reverse("club:payment-save", args=[tournament.slug, entry.pk])
+        path = reverse("money:payment-save", args=[tournament.slug, entry.pk])
         race(director, path, {"method": "cash", "amount": "10"})
         assert Payment.objects.filter(entry=entry).count() == 1
         assert Entry.objects.get(pk=entry.pk).paid

@@ -426,7 +426,7 @@ def test_engine_messages_are_in_the_catalogue(catalogue):
     """The engine marks its messages with a no-op ``_``; the web layer translates them."""
     from django.utils import translation
 
-    from scoring.engine.errors import ScoringError
+    from engine.errors import ScoringError
 
     error = ScoringError(
         "knocker deadwood %(deadwood)d is over the knock limit of %(limit)d",

@@ -1,4 +1,4 @@
-"""One definition of the rule knobs' limits (``scoring.engine.KNOB_RANGES``), one message:
+"""One definition of the rule knobs' limits (``engine.KNOB_RANGES``), one message:
 the setup form, the archive import and ``score_sheet`` refuse a knob past its limit
 alike, naming the knob and the limit, and change nothing."""
 
@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from archive import api as archive
-from scoring.engine import KNOB_RANGES, TEAM_KNOBS
+from engine import KNOB_RANGES, TEAM_KNOBS
 from tests.factories import make_tournament
 from tournaments.forms import KNOB_LABELS, TournamentForm
 from tournaments.models import Tournament

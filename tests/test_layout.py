@@ -14,15 +14,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Each app and the apps it may import. A lower app knows nothing of the ones above it. The
 # engine (scoring/engine: pure Python, the rules) sits below them all; any app may use it.
-ENGINE = "scoring.engine"
+ENGINE = "engine"
 ALLOWED = {
     "tournaments": set(),
     "scoring": {"tournaments"},
-    "public": {"tournaments", "scoring"},
-    "printing": {"tournaments", "scoring", "public"},
-    "archive": {"tournaments", "scoring"},
+    "public": {"tournaments", "scoring", "standings", "money", "pairing"},
+    "printing": {"tournaments", "scoring", "public", "standings", "money", "pairing"},
+    "archive": {"tournaments", "scoring", "pairing", "standings"},
     "backups": {"tournaments", "scoring", "archive"},
-    "club": {"tournaments", "scoring", "public", "printing"},
+    "club": {"tournaments", "scoring", "public", "printing", "standings", "money", "pairing"},
 }
 # The one exception to the order: public's standings.json reads the club rating from its
 # store, and the standings (page and PDF) the prizes from the money store; the store itself
@@ -31,9 +31,9 @@ RATING_STORE = {
     "club.ratings",
     "club.models",
     "club.rating",
-    "club.pool",
-    "club.money",
-    "club.templatetags.club_money",
+    "money.pool",
+    "money.money",
+    "money.templatetags.club_money",
 }
 ALLOWED_MODULES = {"public": RATING_STORE, "printing": RATING_STORE}
 PROJECT = {*ALLOWED, "config"}

@@ -12,7 +12,7 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from club.models import SidePot, TournamentMoney
-from club.money_views import parse_percentages
+from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id
@@ -68,7 +68,7 @@ def test_the_money_page_refuses_not_a_number(client, payout):
     )
     client.force_login(director)
     response = client.post(
-        reverse("club:money-save", args=[tournament.slug]),
+        reverse("money:money-save", args=[tournament.slug]),
         {"entry_fee": "10", "currency": "€", "payout": payout, "rounding": "1"},
     )
     assert response.status_code == 400 and "add up to 100" in response.content.decode()
@@ -86,22 +86,22 @@ def test_money_and_percentages_show_in_the_pages_language(client):
     tournament.save(update_fields=["language"])
     client.force_login(director)
     client.post(
-        reverse("club:money-save", args=[tournament.slug]),
+        reverse("money:money-save", args=[tournament.slug]),
         {"entry_fee": "12.50", "currency": "€", "payout": "1e2", "rounding": "0.01"},
     )
     assert TournamentMoney.objects.get().payout == ["100"]
     for entry in tournament.entries.all():
         client.post(
-            reverse("club:payment-save", args=[tournament.slug, entry.pk]), {"method": "cash"}
+            reverse("money:payment-save", args=[tournament.slug, entry.pk]), {"method": "cash"}
         )
     client.logout()
     with translation.override("es"):
         html = client.get(
-            reverse("club:prizes", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es"
+            reverse("money:prizes", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es"
         ).content.decode()
     assert "100 %" in html and "25,00 €" in html
     assert "E+" not in html and "e+" not in html
-    pdf = client.get(reverse("club:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Premios" in text
     assert "100 %" in text and "25,00 €" in text and "e+2" not in text.lower()
@@ -129,6 +129,6 @@ def test_a_30_digit_id_in_a_multiple_choice_is_an_invalid_choice(client):
     assert season.status_code == 200 and "9" * 30 in season.content.decode()
     pot = SidePot.objects.create(tournament=tournament, name="Bote", buy_in=5)
     entrants = client.post(
-        reverse("club:side-pot-entrants", args=[tournament.slug, pot.pk]), {"entry": ["9" * 30]}
+        reverse("money:side-pot-entrants", args=[tournament.slug, pot.pk]), {"entry": ["9" * 30]}
     )
     assert entrants.status_code == 302 and not pot.entrants.exists()

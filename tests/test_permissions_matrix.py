@@ -307,15 +307,15 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "club:season-pdf": PUBLIC_PAGE,
     "club:season-csv": PUBLIC_PAGE,
     "club:season-export": (SEASON_OWNER, ALL_405),
-    "club:money": ITS_DIRECTORS_PAGE,
-    "club:money-save": ITS_DIRECTORS_ACTION,
-    "club:payment-save": ITS_DIRECTORS_ACTION,
-    "club:side-pot-create": ITS_DIRECTORS_ACTION,
-    "club:side-pot-save": ITS_DIRECTORS_ACTION,
-    "club:side-pot-entrants": ITS_DIRECTORS_ACTION,
-    "club:side-pot-delete": ITS_DIRECTORS_ACTION,  # nobody in it yet: deleted
-    "club:prizes": PUBLIC_PAGE,
-    "club:prizes-pdf": PUBLIC_PAGE,
+    "money:money": ITS_DIRECTORS_PAGE,
+    "money:money-save": ITS_DIRECTORS_ACTION,
+    "money:payment-save": ITS_DIRECTORS_ACTION,
+    "money:side-pot-create": ITS_DIRECTORS_ACTION,
+    "money:side-pot-save": ITS_DIRECTORS_ACTION,
+    "money:side-pot-entrants": ITS_DIRECTORS_ACTION,
+    "money:side-pot-delete": ITS_DIRECTORS_ACTION,  # nobody in it yet: deleted
+    "money:prizes": PUBLIC_PAGE,
+    "money:prizes-pdf": PUBLIC_PAGE,
 }
 
 # Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
@@ -572,7 +572,7 @@ TOURNAMENT_OF = {
         )
     },
     "club:seed-by-club-rating": "registering",
-    "club:payment-save": "registering",
+    "money:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
     "tournaments:team-add": "team_registering",
@@ -730,16 +730,16 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "club:season-create": lambda w: SEASON_FORM,
     "club:season-edit": lambda w: SEASON_FORM,
-    "club:money-save": lambda w: {
+    "money:money-save": lambda w: {
         "entry_fee": "10",
         "currency": "€",
         "payout": "60, 40",
         "rounding": "1",
     },
-    "club:payment-save": lambda w: {"method": "cash", "amount": "10"},
-    "club:side-pot-create": lambda w: SIDE_POT_FORM,
-    "club:side-pot-save": lambda w: {**SIDE_POT_FORM, "name": "Renamed by the matrix"},
-    "club:side-pot-entrants": lambda w: {"entry": [w.running.entries.order_by("pk").first().pk]},
+    "money:payment-save": lambda w: {"method": "cash", "amount": "10"},
+    "money:side-pot-create": lambda w: SIDE_POT_FORM,
+    "money:side-pot-save": lambda w: {**SIDE_POT_FORM, "name": "Renamed by the matrix"},
+    "money:side-pot-entrants": lambda w: {"entry": [w.running.entries.order_by("pk").first().pk]},
     "tournaments:stage-add": lambda w: {"kind": "single_elimination", "tiebreak_1": "buchholz"},
     "tournaments:stage-clock": lambda w: {"minutes": 40},
     "tournaments:stage-late-entry": lambda w: {

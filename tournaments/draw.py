@@ -1,7 +1,7 @@
 """Making the bracket (the draw): registered players become matches, and back again.
 
 :func:`generate_bracket` takes the players in seed order (withdrawn and, when check-in is
-used, absent players left out), builds the pure bracket of :mod:`tournaments.brackets`
+used, absent players left out), builds the pure bracket of :mod:`pairing.brackets`
 and stores its matches, routes and tables in one transaction; a preview builds the same
 without saving. :func:`clear_bracket` undoes it while nothing has been played. Like
 :mod:`tournaments.services`, each write records its audit row and a user's mistake
@@ -19,7 +19,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import audit, brackets, registration
+from pairing import brackets
+from tournaments import audit, registration
+
 from .changes import changed
 from .models import Entry, Match, Tournament
 from .routing import Board, Route, lock_tournament

@@ -10,7 +10,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import (
+from engine import (
     KNOB_RANGES,
     KNOBS,
     PRESETS,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from scoring.engine import Deal, Format, OklahomaAce, Opponents, RuleSet, Shutout, Tie
-from scoring.engine.rules import ROLLING_OPEN, BoxTiming, ColumnsOpen
+from engine import Deal, Format, OklahomaAce, Opponents, RuleSet, Shutout, Tie
+from engine.rules import ROLLING_OPEN, BoxTiming, ColumnsOpen
 
 SEPARATOR = " · "
 

@@ -28,7 +28,7 @@ def _settings(data: dict[str, Any]) -> dict[str, Any]:
 
 def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
     """A new tournament in draft, owned by ``owner``; ``data`` as from TournamentForm."""
-    from .brackets import new_draw_seed
+    from pairing.brackets import new_draw_seed
 
     with transaction.atomic():
         tournament = Tournament(owner=owner, **_settings(data))
@@ -51,8 +51,9 @@ def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
 def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Tournament:
     """Change details, format and rules. Rules are refused once locked, the format once
     the bracket exists."""
+    from pairing.brackets import new_draw_seed
+
     from . import services
-    from .brackets import new_draw_seed
 
     with changing(tournament.pk):
         # The tournament lock of the lock order (tournaments.routing), as a row to edit.

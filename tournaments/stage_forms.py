@@ -7,11 +7,12 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from pairing.tiebreaks import Tiebreak
+
 from .models import Entry, Stage
 from .models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
 from .number_fields import IdChoiceField
 from .numbers import INTEGER_MAX
-from .tiebreaks import Tiebreak
 
 TIEBREAK_SLOTS = 4
 

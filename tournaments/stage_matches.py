@@ -1,5 +1,5 @@
-"""Making a stage's matches: a Swiss round from the standings (:mod:`tournaments.swiss`),
-round-robin pools and knockouts (:mod:`tournaments.brackets`), stored and routed like a
+"""Making a stage's matches: a Swiss round from the standings (:mod:`pairing.swiss`),
+round-robin pools and knockouts (:mod:`pairing.brackets`), stored and routed like a
 one-bracket tournament's (byes settled, tables given around the tables other matches
 hold). Called inside the transactions of :mod:`tournaments.stages`."""
 
@@ -10,12 +10,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from . import brackets, cut
+from pairing import brackets, cut
+from pairing.swiss import SwissPlayer, pair_round
+
 from .draw import _store
 from .models import Entry, Match, Stage, Tournament
 from .routing import Board, Route
 from .stage_standings import stage_standings
-from .swiss import SwissPlayer, pair_round
 
 Kind = Stage.Kind
 Status = Match.Status

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from pairing.tiebreaks import MatchResult, StandingRow, Tiebreak, standings
+
 from .models import Match, Stage, Tournament
-from .tiebreaks import MatchResult, StandingRow, Tiebreak, standings
 
 Kind = Stage.Kind
 Status = Match.Status

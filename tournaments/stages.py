@@ -4,10 +4,10 @@ closing a stage and cutting its top players into the next, a lucky loser.
 A tournament with no :class:`~tournaments.models.Stage` rows is one bracket, run by
 :mod:`tournaments.draw` as always. Once it has stages, :func:`start` begins stage 1 with
 the registered players (seed order), and :func:`close_stage` ranks a finished stage by
-its tiebreaks (:mod:`tournaments.tiebreaks`), takes the top K overall or of each pool
-(:mod:`tournaments.cut`) and begins the next stage with them: a Swiss stage is paired
-round by round (:mod:`tournaments.swiss`, from a recorded seed), pools and knockouts are
-generated whole (:mod:`tournaments.brackets`). The matches are stored and moved through
+its tiebreaks (:mod:`pairing.tiebreaks`), takes the top K overall or of each pool
+(:mod:`pairing.cut`) and begins the next stage with them: a Swiss stage is paired
+round by round (:mod:`pairing.swiss`, from a recorded seed), pools and knockouts are
+generated whole (:mod:`pairing.brackets`). The matches are stored and moved through
 by the same :class:`~tournaments.routing.Board` as a one-bracket tournament's, so hand
 entry, table links, confirmations, walkovers and withdrawals are unchanged.
 
@@ -29,9 +29,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.engine import ScoringError, resolve_rules
+from engine import ScoringError, resolve_rules
+from pairing import cut
+from pairing.tiebreaks import Tiebreak
+from tournaments import audit
 
-from . import audit, cut
 from .changes import changed
 from .draw import check_enough_players, playing_entries
 from .models import Decision, Entry, Match, Stage, Tournament
@@ -46,7 +48,6 @@ from .stage_standings import (
     stage_results,
     stage_standings,
 )
-from .tiebreaks import Tiebreak
 
 __all__ = [
     "add_stage",

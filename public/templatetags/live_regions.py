@@ -8,12 +8,12 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from club.pool import StandingPrizes
 from club.ratings import TournamentRating
-from public.board import MatchBox
+from money.pool import StandingPrizes
 from public.fragments import fragment
-from public.standings import Standing
-from public.stats import PlayerStats
+from standings.board import MatchBox
+from standings.standings import Standing
+from standings.stats import PlayerStats
 
 register = template.Library()
 

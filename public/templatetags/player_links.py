@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from public.stats import player_page
+from standings.stats import player_page
 
 register = template.Library()
 

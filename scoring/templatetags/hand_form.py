@@ -114,7 +114,7 @@ def _grid(name: str, picked: set[str], taken: set[str]) -> SafeString:
 
 @register.simple_tag
 def playing_cards(cards: Any) -> SafeString:
-    """Engine cards (:class:`scoring.engine.Card`) as ``7♥`` chips, red for hearts and
+    """Engine cards (:class:`engine.Card`) as ``7♥`` chips, red for hearts and
     diamonds; the suit symbol says the suit without the colour."""
     return format_html_join(
         " ",

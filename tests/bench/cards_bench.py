@@ -1,5 +1,5 @@
 """``make bench``'s card counts: µs per hand for the optimal melds and for the lay-offs
-(:mod:`scoring.engine.cards`), pure Python with no database.
+(:mod:`engine.cards`), pure Python with no database.
 
 Two kinds of hands, seeded: **dealt** (ten cards each off a shuffled deck: few melds) and
 **melded** (each hand built around one to three melds, as hands are when someone knocks).
@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from scoring.engine import cards, melds
+from engine import cards, melds
 
 MELDS_BUDGET_US = 18.0
 LAYOFFS_BUDGET_US = 54.0

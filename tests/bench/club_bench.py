@@ -149,7 +149,7 @@ def build_history(tournaments: int, *, owner: Any, seed: int = 23) -> Player:
 
 
 def _modern() -> dict[str, Any]:
-    from scoring.engine import PRESETS
+    from engine import PRESETS
 
     return PRESETS["modern"].to_dict()
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from django.db import transaction
 
+from demo.tournaments import match_hands
+from engine import MatchSheet, RuleSet, score_match
 from scoring import services
-from scoring.demo import match_hands
-from scoring.engine import MatchSheet, RuleSet, score_match
 from scoring.models import Hand
 from scoring.services import HandData
 from tournaments import services as tournament_services
@@ -52,7 +52,7 @@ def store_hands(
     """Store ``hands`` as hands 1..n of a match that has none, as ``record_hand`` would.
 
     ``hands`` must be a match's opening hands in which only the last may decide it (as
-    :func:`scoring.demo.match_hands` gives them), so the status goes READY → IN_PLAY
+    :func:`demo.tournaments.match_hands` gives them), so the status goes READY → IN_PLAY
     (hand 1) → AWAITING (if the last decides) exactly as hand-by-hand entry moves it.
     """
     data = [hand.cleaned() for hand in hands]

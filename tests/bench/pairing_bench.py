@@ -1,7 +1,7 @@
 """Pairing figures for ``make bench``: no database, pure modules only.
 
 - **Swiss**: a field of N players (1,024 by default) plays 8 rounds with seeded random
-  results through :func:`tournaments.swiss.pair_round`; then round 9 is paired several
+  results through :func:`pairing.swiss.pair_round`; then round 9 is paired several
   times and the median CPU time taken. The issue's budget is absolute: under one second.
 - **Losers'-bracket rematches**: double eliminations of 3 to 64 players, each played with
   the same random results by our drop order and by brackets-manager.js's default
@@ -17,8 +17,8 @@ import statistics
 import time
 from typing import Any
 
+from pairing.swiss import SwissPlayer, pair_round
 from tests.tournaments.rematches import sweep, table_lines
-from tournaments.swiss import SwissPlayer, pair_round
 
 SWISS_BUDGET_SECONDS = 1.0
 REMATCH_SIZES = range(3, 65)

@@ -55,7 +55,7 @@ LAST = ("García", "Martínez", "López", "Sánchez", "Pérez", "Gómez", "Muño
 
 
 def example_sheet() -> dict[str, Any]:
-    from scoring.engine.contract import score_request
+    from engine.contract import score_request
 
     hands = []
     for kind, by, deadwood, defender in EXAMPLE_HANDS:

@@ -28,7 +28,7 @@ measures with Django's test client:
 - **card counts** (``tests/bench/cards_bench.py``, no database): µs per hand for the optimal
   melds (≤ 18, RLCard's deadwood routine) and for the lay-offs (≤ 54);
 - **Swiss pairing** (``tests/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
-  the median CPU time of :func:`tournaments.swiss.pair_round`: budget under one second,
+  the median CPU time of :func:`pairing.swiss.pair_round`: budget under one second,
   absolute (the issue's);
 - **losers'-bracket rematches**: double eliminations of 3 to 64 players played with the
   same random results by our drop order and brackets-manager.js's default, early and
@@ -228,7 +228,7 @@ class EntryStream:
     """The next hand to POST, match after match: demo hands of each match until decided."""
 
     def __init__(self, client: Any, matches: list[Any], *, table_link: bool, tag: str) -> None:
-        from scoring.demo import match_hands
+        from demo.tournaments import match_hands
 
         from .data import hand_seed
 
@@ -276,7 +276,7 @@ def check_ok(response: Any, what: str) -> None:
 
 def entry_queries(director: Any, tournament: Any, client: Any, token_client: Any) -> dict:
     """Queries of one hand entry with 5 and with 50 hands already in the match."""
-    from scoring.demo import match_hands
+    from demo.tournaments import match_hands
 
     from .data import long_seed, ready_matches, store_hands
 

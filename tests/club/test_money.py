@@ -11,8 +11,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.models import Payment, TournamentMoney
-from club.money import payouts, shares
-from club.money_views import parse_percentages
+from money.money import payouts, shares
+from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Entry
@@ -55,24 +55,24 @@ def test_the_director_sets_the_fee_records_payments_and_the_prizes_show(client):
     )
     client.force_login(director)
     response = client.post(
-        reverse("club:money-save", args=[tournament.slug]),
+        reverse("money:money-save", args=[tournament.slug]),
         {"entry_fee": "12.50", "currency": "€", "payout": "70, 30", "rounding": "5"},
     )
     assert response.status_code == 302
     entries = {e.player.name: e for e in Entry.objects.filter(tournament=tournament)}
     for name, method in (("Ann", "cash"), ("Ben", "card"), ("Cat", "cash"), ("Dan", "free")):
         client.post(
-            reverse("club:payment-save", args=[tournament.slug, entries[name].pk]),
+            reverse("money:payment-save", args=[tournament.slug, entries[name].pk]),
             {"method": method},
         )
     assert Payment.objects.filter(entry__tournament=tournament).count() == 4
     assert Entry.objects.get(pk=entries["Dan"].pk).paid
     client.logout()
-    html = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    html = client.get(reverse("money:prizes", args=[tournament.slug])).content.decode()
     # Pool 3 × 12.50 = 37.50; 70 % = 26.25 → 25.00 + 2.50 left over = 27.50; 30 % → 10.00.
     assert "37.50 €" in html and "27.50 €" in html and "10.00 €" in html
     assert html.index("Ann") < html.index("Ben")
-    pdf = client.get(reverse("club:prizes-pdf", args=[tournament.slug]))
+    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]))
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "27.50 €" in text and "Ann" in text
 
@@ -86,7 +86,7 @@ def test_bad_money_input_changes_nothing_and_others_may_not(client):
     )
     client.force_login(director)
     response = client.post(
-        reverse("club:money-save", args=[tournament.slug]),
+        reverse("money:money-save", args=[tournament.slug]),
         {"entry_fee": "10", "currency": "€", "payout": "70, 20", "rounding": "1"},
     )
     assert response.status_code == 400 and "add up to 100" in response.content.decode()
@@ -94,7 +94,7 @@ def test_bad_money_input_changes_nothing_and_others_may_not(client):
     client.force_login(make_director())
     entry = tournament.entries.first()
     response = client.post(
-        reverse("club:payment-save", args=[tournament.slug, entry.pk]), {"method": "cash"}
+        reverse("money:payment-save", args=[tournament.slug, entry.pk]), {"method": "cash"}
     )
     assert response.status_code == 403
     assert not Payment.objects.exists()

@@ -181,7 +181,7 @@ def test_names_in_a_round_robins_cross_table_link_to_the_player_pages(client, cl
 def test_a_staged_events_longer_final_counts_on_the_player_page(client, director):
     """A knockout stage's final played as a best of three: its hands are scored by the
     final's own rules on the club page too, which counts what the standings count."""
-    from scoring.engine import resolve_rules
+    from engine import resolve_rules
     from tests.tournaments.test_stages import (
         BEST_OF_3_TO_100,
         ONE_GAME_TO_100,

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from backups.sqlite import backup
 from club import services
 from club.models import SidePot, SidePotEntry
-from club.money import payouts, pot_pool, ranked_among, shares
+from money.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.backups.test_backups import count, live_database, sqlite_only
 from tests.club.helpers import by_rank, run_tournament
@@ -162,7 +162,7 @@ def test_an_entrant_who_withdraws_stays_listed_but_leaves_the_pool():
     Entry.objects.filter(pk=ben.pk).update(withdrawn=True)
     ben.refresh_from_db()
     services.set_side_pot_entrants(pot=pot, entries=[ann, ben], user=director)  # kept, not added
-    from club.prizes import prizes
+    from money.prizes import prizes
 
     (side,) = prizes(tournament, with_winners=False).side_pots
     assert side.pool == 1000 and len(side.entrants) == 1
@@ -183,17 +183,17 @@ def test_the_director_adds_a_pot_ticks_players_in_and_deletes_it_without_javascr
     client.force_login(director)
     slug = tournament.slug
 
-    response = client.post(reverse("club:side-pot-create", args=[slug]), _form())
+    response = client.post(reverse("money:side-pot-create", args=[slug]), _form())
     assert response.status_code == 302
     pot = SidePot.objects.get()
-    entrants = reverse("club:side-pot-entrants", args=[slug, pot.pk])
+    entrants = reverse("money:side-pot-entrants", args=[slug, pot.pk])
     response = client.post(entrants, {"entry": [entries[0].pk, entries[1].pk]})
     assert response.status_code == 302
-    html = client.get(reverse("club:money", args=[slug])).content.decode()
+    html = client.get(reverse("money:money", args=[slug])).content.decode()
     assert "Side pots" in html and "2 players in" in html and "20.00 €" in html
     assert html.count('name="entry"') == 3 and html.count("checked") == 2
 
-    delete = reverse("club:side-pot-delete", args=[slug, pot.pk])
+    delete = reverse("money:side-pot-delete", args=[slug, pot.pk])
     page = client.post(delete, follow=True).content.decode()
     assert "take them out first" in page and SidePot.objects.exists()
     client.post(entrants, {})
@@ -212,19 +212,19 @@ def test_bad_side_pot_input_changes_nothing(client):
     client.force_login(director)
     slug = tournament.slug
 
-    response = client.post(reverse("club:side-pot-create", args=[slug]), _form(payout="70, 20"))
+    response = client.post(reverse("money:side-pot-create", args=[slug]), _form(payout="70, 20"))
     assert response.status_code == 400 and "add up to 100" in response.content.decode()
-    response = client.post(reverse("club:side-pot-create", args=[slug]), _form(buy_in="-1"))
+    response = client.post(reverse("money:side-pot-create", args=[slug]), _form(buy_in="-1"))
     assert response.status_code == 400
-    response = client.post(reverse("club:side-pot-create", args=[slug]), _form())  # same name
+    response = client.post(reverse("money:side-pot-create", args=[slug]), _form())  # same name
     assert response.status_code == 400 and "already exists" in response.content.decode()
     response = client.post(
-        reverse("club:side-pot-save", args=[slug, pot.pk]), _form(name="", rounding="0")
+        reverse("money:side-pot-save", args=[slug, pot.pk]), _form(name="", rounding="0")
     )
     assert response.status_code == 400 and f'id="pot{pot.pk}-name"' in response.content.decode()
     assert list(SidePot.objects.values_list("name", "buy_in")) == [("Side pot", 10)]
 
-    entrants = reverse("club:side-pot-entrants", args=[slug, pot.pk])
+    entrants = reverse("money:side-pot-entrants", args=[slug, pot.pk])
     page = client.post(entrants, {"entry": [ann.pk, gone.pk]}, follow=True).content.decode()
     assert "has withdrawn" in page
     page = client.post(entrants, {"entry": [ann.pk, other.pk]}, follow=True).content.decode()
@@ -243,10 +243,10 @@ def test_only_the_tournaments_directors_may_touch_its_side_pots(client):
     pot = _pot(tournament, director)
     slug = tournament.slug
     posts = [
-        (reverse("club:side-pot-create", args=[slug]), _form(name="Another")),
-        (reverse("club:side-pot-save", args=[slug, pot.pk]), _form(name="Renamed")),
-        (reverse("club:side-pot-entrants", args=[slug, pot.pk]), {"entry": [entry.pk]}),
-        (reverse("club:side-pot-delete", args=[slug, pot.pk]), {}),
+        (reverse("money:side-pot-create", args=[slug]), _form(name="Another")),
+        (reverse("money:side-pot-save", args=[slug, pot.pk]), _form(name="Renamed")),
+        (reverse("money:side-pot-entrants", args=[slug, pot.pk]), {"entry": [entry.pk]}),
+        (reverse("money:side-pot-delete", args=[slug, pot.pk]), {}),
     ]
     for user in (None, make_user(), make_director()):
         client.logout()
@@ -280,7 +280,7 @@ def test_the_prizes_page_and_pdf_show_each_side_pot_with_its_winners(client):
     )
     services.record_payment(entry=entries["Ann"], method="cash", amount=10, user=director)
 
-    html = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    html = client.get(reverse("money:prizes", args=[tournament.slug])).content.decode()
     side = html[html.index("Side pot:") :]
     # 4 × 10.00 = 40.00 at 50/30/20: Ben 20.00; Cat and Dan share 12 + 8, 10.00 each.
     assert "4 players in" in side and "40.00 €" in side
@@ -289,7 +289,7 @@ def test_the_prizes_page_and_pdf_show_each_side_pot_with_its_winners(client):
     assert "Fay" not in side and "Cash" not in html
     assert f'href="/players/{players[1].pk}/"' in side  # Ben, to his club page
 
-    pdf = client.get(reverse("club:prizes-pdf", args=[tournament.slug]))
+    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]))
     assert pdf.status_code == 200
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "Side pot: Side pot · buy-in 10.00 € · 4 players in" in text
@@ -303,7 +303,7 @@ def test_a_side_pot_names_no_winner_before_the_standings_are_final(client):
     entries = make_entries(tournament=tournament, count=2)
     pot = _pot(tournament, director)
     services.set_side_pot_entrants(pot=pot, entries=entries, user=director)
-    html = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    html = client.get(reverse("money:prizes", args=[tournament.slug])).content.decode()
     assert "Side pot:" in html and "20.00 €" in html and "12.00 €" in html
     assert "Winners" not in html
 
@@ -359,7 +359,7 @@ def test_the_money_page_queries_do_not_grow_with_the_players(client, django_asse
     director = make_director()
     tournament = make_tournament(owner=director)
     client.force_login(director)
-    url = reverse("club:money", args=[tournament.slug])
+    url = reverse("money:money", args=[tournament.slug])
     queries = []
     for players in (2, 12):
         Entry.objects.filter(tournament=tournament).delete()

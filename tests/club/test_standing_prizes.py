@@ -71,7 +71,7 @@ def test_the_standings_show_each_places_prize_and_follow_the_payments(client, fi
     # Pool 4 × 10.00 = 40.00: 1st 50 % = 20.00, 2nd 30 % = 12.00, 3rd 20 % = 8.00 shared
     # by the two losing semifinalists (3–4), 4.00 each.
     assert prize_cells(html) == {"Ann": "20.00", "Ben": "12.00", "Cat": "4.00", "Dan": "4.00"}
-    prizes_page = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    prizes_page = client.get(reverse("money:prizes", args=[tournament.slug])).content.decode()
     ann = tournament.entries.get(player__name="Ann").player_id
     assert (
         f'<a class="player-link" href="{reverse("club:player", args=[ann])}">Ann</a>' in prizes_page
@@ -121,7 +121,7 @@ def test_spanish_standings_write_the_prize_as_spanish_money(client, finished):
 
 
 def test_the_demo_club_nights_pay_prizes(client):
-    from club.demo import NIGHTS, seed_history
+    from demo.club import NIGHTS, seed_history
 
     director = make_director()
     seed_history(director, [f"Demo player {i}" for i in range(13)])

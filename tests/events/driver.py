@@ -210,20 +210,20 @@ class Event:
 
     def money(self, *, fee: str, payout: str, currency: str = "€", rounding: str = "1") -> None:
         data = {"entry_fee": fee, "currency": currency, "payout": payout, "rounding": rounding}
-        self.ok(self.post(self.director, self.url("club:money-save"), data), "saved")
+        self.ok(self.post(self.director, self.url("money:money-save"), data), "saved")
         self.note(f"money: {fee} {currency}, {payout}")
 
     def pay(self, entry: Entry, method: str) -> None:
-        url = self.url("club:payment-save", entry_id=entry.pk)
+        url = self.url("money:payment-save", entry_id=entry.pk)
         self.ok(self.post(self.director, url, {"method": method}), "Payment recorded")
 
     def side_pot(self, name: str, buy_in: str, payout: str, entries: list[Entry]) -> None:
         data = {"name": name, "buy_in": buy_in, "payout": payout, "rounding": "1"}
-        self.ok(self.post(self.director, self.url("club:side-pot-create"), data))
+        self.ok(self.post(self.director, self.url("money:side-pot-create"), data))
         from club.models import SidePot
 
         pot = SidePot.objects.get(tournament__slug=self.slug, name=name)
-        url = self.url("club:side-pot-entrants", pot_id=pot.pk)
+        url = self.url("money:side-pot-entrants", pot_id=pot.pk)
         self.ok(self.post(self.director, url, {"entry": [e.pk for e in entries]}))
         self.note(f"side pot {name}: {len(entries)} in")
 

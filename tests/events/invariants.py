@@ -377,7 +377,7 @@ def club_pages(event: Event, now: State, json_rows: list[dict]) -> list[Problem]
 def prizes(event: Event, now: State) -> list[Problem]:
     if not now.money:
         return []
-    response = event.visitor.get(event.url("club:prizes"))
+    response = event.visitor.get(event.url("money:prizes"))
     if response.status_code != 200:
         return [Problem("prizes", "", f"answers {response.status_code}")]
     found = response.context["prizes"]

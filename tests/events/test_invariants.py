@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from django.db.models import F
 
-from public import data as public_data
+from standings import data as public_data
 from tournaments.models import Match
 
 from .driver import Event, Hands, names

@@ -64,8 +64,8 @@ def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict
     match's hands has a winner (counts in "Hands won"), by match id."""
     from django.db import connections
 
-    from scoring.demo import match_hands
-    from scoring.engine import score_match
+    from demo.tournaments import match_hands
+    from engine import score_match
     from scoring.services import first_dealer
     from tests.bench.data import hand_seed, new_tournament, ready_matches, store_hands
     from tests.factories import make_director
@@ -100,7 +100,7 @@ def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict
 
 def stored_total(tournament: Any) -> int:
     """The Hands-won total the standings should show, from the database."""
-    from public.data import load
+    from standings.data import load
 
     return sum(row.stats.hands_won for row in load(tournament).standings.rows)
 

@@ -18,12 +18,12 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
+from engine import Side
 from printing import documents as pdf_data
 from printing import standings_documents
 from printing.pdfs.base import QR_ERROR, QR_MASK
-from public import standings as standings_module
-from scoring.engine import Side
 from scoring.services import HandData, confirm_result, sheet_for
+from standings import standings as standings_module
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
 from tests.printing.test_pdf_scripts import SCRIPTS, shows, truetype

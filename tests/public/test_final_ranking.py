@@ -167,11 +167,11 @@ def test_prizes_go_by_final_place_to_non_qualifiers_too_and_ties_share(client, d
     rows = get_json(client, tournament)["standings"]
     fifth = [r["name"] for r in rows if r["place"] == 5]
     assert fifth  # a non-qualifier places fifth
-    page = client.get(reverse("club:prizes", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("money:prizes", args=[tournament.slug])).content.decode()
     winners = page[page.index("prize-table", page.index("Prize pool")) :]
     for name in fifth:
         assert name in winners
-    from club.prizes import prizes
+    from money.prizes import prizes
 
     found = prizes(tournament)
     assert sum(w.cents for w in found.winners) == found.pool == 12_000

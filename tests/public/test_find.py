@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from public import players
-from public.data import load
 from public.live import POLL_SECONDS
 from public.players import fold, people, player_view, search
+from standings.data import load
 from tests.factories import make_bracket, make_player, make_tournament
 from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play, win_games

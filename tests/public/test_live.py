@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.http import http_date
 
 from public import live as live_module
-from public.data import load
 from public.live import POLL_SECONDS
 from public.views import PAGE, _render, page_context
+from standings.data import load
 from tests.factories import make_bracket
 from tests.public.test_standings import playable
 from tests.scoring.helpers import knock, named, play
@@ -334,9 +334,9 @@ def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_secon
 def test_sheets_are_kept_by_match_version_and_a_correction_rescored(running_eight):
     from django.contrib import admin
 
-    from public.data import forget_sheets
     from scoring.models import Hand
     from scoring.services import HandData, correct_hand
+    from standings.data import forget_sheets
 
     t = running_eight
     first = load(t)

@@ -11,8 +11,8 @@ import pytest
 from django.template.response import SimpleTemplateResponse
 from django_htmx.middleware import HtmxDetails
 
+from engine import match as engine_match
 from public import views as public
-from scoring.engine import match as engine_match
 from scoring.models import Hand
 from tests.factories import make_bracket
 from tests.public.test_standings import full_match, play_out, playable, standings_of

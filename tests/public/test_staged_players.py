@@ -14,9 +14,9 @@ import pytest
 from django.db.models import Q
 from django.urls import reverse
 
-from public.data import load
 from public.players import PlayerView, player_view
 from public.views import page_context
+from standings.data import load
 from tests.factories import make_player, make_tournament
 from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open

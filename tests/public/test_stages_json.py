@@ -81,8 +81,8 @@ def test_public_pages_of_a_staged_tournament_read_a_fixed_number_of_queries(clie
     from django.test.utils import CaptureQueriesContext
 
     from club import ratings
-    from public.data import forget_sheets
     from public.live import forget
+    from standings.data import forget_sheets
 
     counts = []
     for players in (8, 32):

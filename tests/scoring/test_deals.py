@@ -7,8 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from engine import ScoringError
 from scoring import deals
-from scoring.engine import ScoringError
 from scoring.models import Hand
 from scoring.services import HandConflict, record_hand
 from scoring.versions import HandChanged

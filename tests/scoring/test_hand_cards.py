@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from archive import api as archive
-from scoring.engine import ScoringError
+from engine import ScoringError
 from scoring.models import Hand
 from scoring.services import HandData, correct_hand, record_hand, sheet_for
 from scoring.versions import hand_version

@@ -14,7 +14,7 @@ import pytest
 from archive import api as archive
 from archive.schema import INT_RANGES
 from archive.verify import verify
-from scoring.engine import (
+from engine import (
     KNOB_RANGES,
     MAX_DEADWOOD,
     MAX_HANDS,
@@ -27,7 +27,7 @@ from scoring.engine import (
     resolve_rules,
     score_team_match,
 )
-from scoring.engine.limits import largest_deal, largest_hand
+from engine.limits import largest_deal, largest_hand
 from scoring.models import Hand
 from scoring.services import HandData, confirm_result, record_hand
 from tests.factories import make_entries, make_match, make_tournament

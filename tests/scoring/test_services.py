@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from engine import ScoringError
 from scoring import services
-from scoring.engine import ScoringError
 from scoring.models import Hand
 from scoring.services import (
     HandConflict,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from engine import Side, resolve_rules, score_match, time_leader
 from scoring import timing
-from scoring.engine import Side, resolve_rules, score_match, time_leader
 from scoring.services import HandData, record_hand
 from tests.tournaments.test_stages import make_event
 from tournaments import stages

@@ -3,7 +3,7 @@
 Shared by ``test_drop_order.py`` (a sample) and ``make bench`` (the full sweep). The
 peer's default is written here from its source (``src/ordering.ts`` and
 ``createLowerBracket`` in ``src/base/stage/creator.ts``, brackets-manager.js 1.8), not
-from :mod:`tournaments.drop_order`: the orders by name, its ``defaultMinorOrdering``
+from :mod:`pairing.drop_order`: the orders by name, its ``defaultMinorOrdering``
 table, and its way of building the losers' bracket over the same winners' bracket
 (losers of a bye are BYEs; a BYE passes its opponent on).
 
@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tournaments.brackets import Bracket, Section, Source, double_elimination
+from pairing.brackets import Bracket, Section, Source, double_elimination
 
 Order = Callable[[list[object]], list[object]]
 

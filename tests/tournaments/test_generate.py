@@ -8,9 +8,10 @@ import random
 import pytest
 from django.core.exceptions import ValidationError
 
+from pairing import brackets
 from tests.factories import finish_match, make_bracket, make_entries, make_tournament
-from tournaments import brackets, services
 from tournaments import draw as drawing
+from tournaments import services
 from tournaments.models import AuditEntry, Entry, Match, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.html import escape
 
 from archive import api as archive
-from scoring.engine import PRESETS
+from engine import PRESETS
 from tests.factories import make_director, make_tournament
 from tournaments.forms import KNOB_LABELS, TournamentForm
 from tournaments.models import Tournament

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from scoring.engine import ScoringError
+from engine import ScoringError
 from tests.factories import (
     make_director,
     make_entries,

@@ -263,7 +263,7 @@ def test_the_registrar_command_refuses_an_unknown_account(club):
 
 
 def test_a_new_venue_director_account_is_the_clubs_registrar():
-    from scoring.management.commands.seed_demo import ensure_director
+    from demo.management.commands.seed_demo import ensure_director
     from tournaments.permissions import is_director, is_registrar
 
     user, created = ensure_director("venue-director", "pw")

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from scoring.engine import PRESETS
+from engine import PRESETS
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tournaments import services, setup
 from tournaments.forms import TournamentForm

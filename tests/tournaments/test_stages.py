@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
+from pairing import brackets
+from pairing.tiebreaks import Tiebreak
 from scoring.services import HandData, record_hand
 from tests.factories import make_entries, make_tournament
-from tournaments import brackets, services, stages
+from tournaments import services, stages
 from tournaments.models import Match, Stage, Tournament
-from tournaments.tiebreaks import Tiebreak
 
 pytestmark = pytest.mark.django_db
 

@@ -167,7 +167,7 @@ def test_the_setup_form_makes_a_team_tournament_from_a_team_preset(client):
     ],
 )
 def test_the_rules_summary_says_teams(preset, start):
-    from scoring.engine import TEAM_PRESETS
+    from engine import TEAM_PRESETS
     from tournaments.rules_text import rules_summary
 
     assert rules_summary(TEAM_PRESETS[preset]).startswith(start)

@@ -455,7 +455,7 @@ def test_hostile_input_gets_an_answer_not_a_500(client, director):
 
 
 def test_rule_values_are_bounded(client, director):
-    from scoring.engine import KNOB_RANGES
+    from engine import KNOB_RANGES
     from tournaments.forms import TournamentForm
 
     data = {

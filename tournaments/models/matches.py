@@ -10,7 +10,7 @@ from django.db.models.functions import Coalesce, NullIf
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import RuleSet
+from engine import RuleSet
 
 SIDES = ("A", "B")
 SIDE_CHOICES = [("A", "A"), ("B", "B")]

@@ -9,7 +9,7 @@ tournament's rules, and optionally over those per round: a longer final). A matc
 stage names it (:attr:`Match.stage`); a match without one belongs to the one-bracket
 tournament.
 
-The pairing (:mod:`tournaments.swiss`), standings (:mod:`tournaments.tiebreaks`) and
+The pairing (:mod:`pairing.swiss`), standings (:mod:`pairing.tiebreaks`) and
 cut are pure modules; :mod:`tournaments.stages` writes.
 """
 
@@ -22,7 +22,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import RuleSet, resolve_rules
+from engine import RuleSet, resolve_rules
 
 DEFAULT_TIEBREAKS = ["match_points", "buchholz", "games_won", "point_margin"]
 MAX_STAGES = 6

@@ -13,7 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESETS, RuleSet, resolve_rules
+from engine import PRESETS, RuleSet, resolve_rules
 
 DEFAULT_PRESET = "tournament"
 # The settings a director edits: the event itself, then the bracket format (frozen once

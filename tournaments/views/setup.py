@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.engine import PRESETS, resolve_rules
+from engine import PRESETS, resolve_rules
 
 from .. import setup
 from ..forms import (

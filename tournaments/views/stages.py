@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.engine import resolve_rules
+from engine import resolve_rules
 
 from .. import stages as stage_services
 from ..models import Entry, Match, Stage, Tournament

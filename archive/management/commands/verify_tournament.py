@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from archive.verify import verify
-from scoring.engine import ScoringError
+from engine import ScoringError
 from tournaments.models import Tournament
 
 

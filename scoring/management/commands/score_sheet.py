@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.engine import ScoringError, score_request
+from engine import ScoringError, score_request
 
 
 class Command(BaseCommand):

@@ -1,0 +1,1 @@
+"""The demo: seeded tournaments, stages, teams and club history for a first evening."""

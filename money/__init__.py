@@ -1,0 +1,1 @@
+"""Money: one tournament's entry fees, prize pool, payouts, side pots and payments."""

@@ -1,0 +1,4 @@
+"""Standings: the read model every surface shows (pages, PDFs, prizes, the club): one
+tournament's matches and hands loaded in a fixed number of queries (:mod:`standings.data`),
+its places (:mod:`standings.standings`, :mod:`standings.stages`), each player's numbers
+(:mod:`standings.stats`) and the board of rounds (:mod:`standings.board`)."""

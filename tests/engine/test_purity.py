@@ -1,0 +1,30 @@
+"""The engine is pure Python: importing it must not load Django."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_engine_imports_no_django():
+    code = (
+        "import sys, engine\n"
+        "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
+        "print(','.join(loaded))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == ""
+
+
+def test_engine_sources_import_only_the_standard_library():
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
+    for path in (ROOT / "scoring" / "engine").glob("*.py"):
+        for line in path.read_text().splitlines():
+            words = line.split()
+            if line.startswith(("import ", "from ")) and not words[1].startswith("."):
+                assert words[1].split(".")[0] in allowed, f"{path.name}: {line}"
