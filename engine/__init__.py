@@ -48,7 +48,7 @@ What this package does not do: store anything, translate messages (it marks them
 know about players, tournaments or tables. Recomputing a match is replaying its hands.
 """
 
-from engine.cards import HandCards, Ruling, Settled, rule, settle
+from engine.cards import Ruling, Settled, rule, score_hand, settle
 from engine.contract import (
     parse_board,
     parse_hand,
@@ -62,12 +62,12 @@ from engine.games import GameSummary, Pair
 from engine.hands import (
     MAX_DEADWOOD,
     Card,
+    HandCards,
     HandInput,
     HandKind,
     HandScore,
     Result,
     Side,
-    score_hand,
 )
 from engine.limits import largest_deal, largest_match_total
 from engine.match import MatchSheet, MatchState, MatchSummary, ScoredHand, preview_hand, score_match

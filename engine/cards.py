@@ -15,26 +15,24 @@ The rules this relies on, with their sources, are in ``docs/rules.md`` ("Cards, 
 lay-offs"). The search itself works on bit masks (:mod:`engine.melds`); this
 module turns cards into masks and the answer back into cards, and checks a hand's counts.
 
-What this module does not do: check a knock against the knock limit or score the hand
-(``hands.py`` does, with the counts worked out here), or support aces high or runs around
-the corner (K-A-2): :func:`scheme_for` refuses such rules.
+:func:`score_hand` scores any hand: one with cards is settled here first, then the counts
+go to :func:`engine.hands.score_counts`, which checks a knock against the knock limit and
+scores it. The cards themselves (:class:`~engine.hands.HandCards`) are a hand's data, in
+``hands.py``. What this module does not do: support aces high or runs around the corner
+(K-A-2): :func:`scheme_for` refuses such rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from engine.errors import ScoringError, _
-from engine.hands import Card, HandInput, HandKind
+from engine.hands import BIG_GIN_SIZE, Card, HandCards, HandInput, HandKind, HandScore, score_counts
 from engine.melds import arrangements, defend, extensions, laid_off, scheme_for
 from engine.rules import RuleSet
-
-HAND_SIZE = 10
-BIG_GIN_SIZE = 11
-
 
 # -- a hand's cards and the ruling -----------------------------------------------------------
 
@@ -65,66 +63,6 @@ def mask_of(cards: Iterable[Card]) -> int:
 def _meld_cards(meld: int) -> tuple[Card, ...]:
     """A meld's cards in reading order: a run by rank, a set by suit (S, H, D, C)."""
     return cards_of(meld)
-
-
-@dataclass(frozen=True, slots=True)
-class HandCards:
-    """Both hands of a hand settled from its cards, each in card order. ``knocker`` is the
-    hand of the player who went out (the hand's ``by``): 10 cards, or 11 for a big gin."""
-
-    knocker: tuple[Card, ...]
-    defender: tuple[Card, ...]
-
-    @classmethod
-    def parse(cls, data: object) -> HandCards:
-        """``{"knocker": ["7S", …], "defender": [...]}`` (JSON, a form, a stored hand),
-        checked: known cards, the right number of each, no card twice."""
-        if not isinstance(data, Mapping) or set(data) != {"knocker", "defender"}:
-            raise ScoringError(
-                _("cards must be an object with a knocker list and a defender list"),
-                field="cards",
-            )
-        return cls.of(data["knocker"], data["defender"])
-
-    @classmethod
-    def of(cls, knocker: object, defender: object) -> HandCards:
-        hands = []
-        seen: set[Card] = set()
-        not_a_list = {
-            "knocker": _('cards: the knocker\'s cards must be a list such as ["7S", "TD"]'),
-            "defender": _('cards: the defender\'s cards must be a list such as ["7S", "TD"]'),
-        }
-        for name, texts in (("knocker", knocker), ("defender", defender)):
-            if not isinstance(texts, list | tuple) or not all(isinstance(t, str) for t in texts):
-                raise ScoringError(not_a_list[name], field="cards")
-            hand = []
-            for text in texts:
-                card = Card.parse(text, field="cards")
-                if card in seen:
-                    raise ScoringError(
-                        _("card %(card)s is given twice"), {"card": str(card)}, field="cards"
-                    )
-                seen.add(card)
-                hand.append(card)
-            hands.append(tuple(sorted(hand, key=lambda card: card.index)))
-        count_k, count_d = len(hands[0]), len(hands[1])
-        if count_k not in (HAND_SIZE, BIG_GIN_SIZE):
-            raise ScoringError(
-                _("the knocker has %(count)d cards: 10, or 11 for a big gin"),
-                {"count": count_k},
-                field="cards",
-            )
-        if count_d != HAND_SIZE:
-            raise ScoringError(
-                _("the defender has %(count)d cards: 10"), {"count": count_d}, field="cards"
-            )
-        return cls(hands[0], hands[1])
-
-    def to_dict(self) -> dict[str, list[str]]:
-        return {
-            "knocker": [str(card) for card in self.knocker],
-            "defender": [str(card) for card in self.defender],
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,3 +235,11 @@ def settle_input(rules: RuleSet, hand: HandInput) -> HandInput:
         defender_deadwood=hand.defender_deadwood,
     )
     return replace(hand, deadwood=settled.deadwood, defender_deadwood=settled.defender_deadwood)
+
+
+def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
+    """Score one hand under ``rules``, its counts settled from its cards first when it has
+    them (:func:`settle_input`); raise ScoringError for a hand the rules forbid."""
+    if hand.cards is not None and hand.kind is not HandKind.DRAW:
+        hand = settle_input(rules, hand)
+    return score_counts(rules, hand)

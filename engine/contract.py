@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.cards import HandCards
 from engine.errors import ScoringError, _
-from engine.hands import Card, HandInput, HandKind, Side
+from engine.hands import Card, HandCards, HandInput, HandKind, Side
 from engine.match import MatchSheet, score_match
 from engine.rules import RuleSet, resolve_rules
 from engine.teams import BoardInput, TeamSheet, score_team_match

@@ -1,24 +1,27 @@
-"""One hand: what is entered (:class:`HandInput`) and what it scores (:class:`HandScore`).
+"""One hand: what is entered (:class:`HandInput`, with both hands' cards as
+:class:`HandCards` when it is settled from them) and what it scores (:class:`HandScore`).
 
-Scoring a hand needs only the rules; whether the match still takes hands, which game or
-column the points go to, and who deals are the match's business (``match.py``).
+:func:`score_counts` scores a hand from its counts; settling the counts from the cards is
+:mod:`engine.cards`, which stands on this module (its :func:`~engine.cards.score_hand`
+settles, then scores here). Scoring a hand needs only the rules; whether the match still
+takes hands, which game or column the points go to, and who deals are the match's business
+(``match.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from engine.errors import ScoringError, _
 from engine.rules import KNOB_RANGES, OklahomaAce, RuleSet, Tie, largest_deadwood
 
-if TYPE_CHECKING:
-    from engine.cards import HandCards
-
 MAX_DEADWOOD = largest_deadwood(KNOB_RANGES["ace_value"][1])
 """The most deadwood any rules allow (110: aces at 15); a rule set's own is
 ``RuleSet.max_deadwood`` (98 with aces at 1)."""
+HAND_SIZE = 10
+BIG_GIN_SIZE = 11
 
 
 class Side(StrEnum):
@@ -111,6 +114,66 @@ class Card:
 
 
 @dataclass(frozen=True, slots=True)
+class HandCards:
+    """Both hands of a hand settled from its cards, each in card order. ``knocker`` is the
+    hand of the player who went out (the hand's ``by``): 10 cards, or 11 for a big gin."""
+
+    knocker: tuple[Card, ...]
+    defender: tuple[Card, ...]
+
+    @classmethod
+    def parse(cls, data: object) -> HandCards:
+        """``{"knocker": ["7S", …], "defender": [...]}`` (JSON, a form, a stored hand),
+        checked: known cards, the right number of each, no card twice."""
+        if not isinstance(data, Mapping) or set(data) != {"knocker", "defender"}:
+            raise ScoringError(
+                _("cards must be an object with a knocker list and a defender list"),
+                field="cards",
+            )
+        return cls.of(data["knocker"], data["defender"])
+
+    @classmethod
+    def of(cls, knocker: object, defender: object) -> HandCards:
+        hands = []
+        seen: set[Card] = set()
+        not_a_list = {
+            "knocker": _('cards: the knocker\'s cards must be a list such as ["7S", "TD"]'),
+            "defender": _('cards: the defender\'s cards must be a list such as ["7S", "TD"]'),
+        }
+        for name, texts in (("knocker", knocker), ("defender", defender)):
+            if not isinstance(texts, list | tuple) or not all(isinstance(t, str) for t in texts):
+                raise ScoringError(not_a_list[name], field="cards")
+            hand = []
+            for text in texts:
+                card = Card.parse(text, field="cards")
+                if card in seen:
+                    raise ScoringError(
+                        _("card %(card)s is given twice"), {"card": str(card)}, field="cards"
+                    )
+                seen.add(card)
+                hand.append(card)
+            hands.append(tuple(sorted(hand, key=lambda card: card.index)))
+        count_k, count_d = len(hands[0]), len(hands[1])
+        if count_k not in (HAND_SIZE, BIG_GIN_SIZE):
+            raise ScoringError(
+                _("the knocker has %(count)d cards: 10, or 11 for a big gin"),
+                {"count": count_k},
+                field="cards",
+            )
+        if count_d != HAND_SIZE:
+            raise ScoringError(
+                _("the defender has %(count)d cards: 10"), {"count": count_d}, field="cards"
+            )
+        return cls(hands[0], hands[1])
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {
+            "knocker": [str(card) for card in self.knocker],
+            "defender": [str(card) for card in self.defender],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class HandInput:
     """A hand as entered at the table. ``by`` and the deadwood counts are unused on a draw."""
 
@@ -148,16 +211,14 @@ def knock_limit(rules: RuleSet, card: Card | None) -> int:
     return card.value
 
 
-def score_hand(rules: RuleSet, hand: HandInput) -> HandScore:
-    """Score one hand under ``rules``; raise ScoringError for a hand the rules forbid."""
+def score_counts(rules: RuleSet, hand: HandInput) -> HandScore:
+    """Score one hand under ``rules`` from its counts (its cards, if any, are not read:
+    :func:`engine.cards.score_hand` settles the counts from them first); raise
+    ScoringError for a hand the rules forbid."""
     if hand.kind is HandKind.DRAW:
         if hand.cards is not None:
             raise ScoringError(_("a dead hand has no cards to settle"), field="cards")
         return DRAW_SCORE
-    if hand.cards is not None:
-        from engine.cards import settle_input
-
-        hand = settle_input(rules, hand)
     if hand.by is None:
         raise ScoringError(_("say who went out (A or B)"), field="by")
     card = hand.knock_card if rules.oklahoma else None

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import rule, settle_input
+from engine.cards import rule, score_hand, settle_input
 from engine.errors import ScoringError, _
 from engine.games import GameSummary, GameTally, Pair, settle
-from engine.hands import HandInput, HandKind, HandScore, Result, Side, score_hand
+from engine.hands import HandInput, HandKind, HandScore, Result, Side
 from engine.hollywood import columns_for_win, decide, last_closed, open_columns
 from engine.rules import MAX_HANDS, ROLLING_OPEN, ColumnsOpen, Deal, Format, RuleSet
 

@@ -4,7 +4,7 @@ Each deal, every player plays an ordinary two-player hand (a *board*) against on
 the other team, so a deal is ``team_size`` boards played at once. Rules of the deal
 (docs/rules.md, "Partnership gin", gives the sources):
 
-* Every board is scored as a hand (:func:`hands.score_hand`) under the hand-level knobs:
+* Every board is scored as a hand (:func:`cards.score_hand`) under the hand-level knobs:
   knock limit, gin, big gin and undercut bonuses, tie rule, knock base, Oklahoma and its
   spades, extra boxes. A bonus belongs to the board where it happens.
 * A team's score for the deal is the points of the boards it won, plus ``sweep_bonus`` if
@@ -41,9 +41,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.cards import score_hand
 from engine.errors import ScoringError, _
 from engine.games import GameSummary, Pair
-from engine.hands import HandInput, HandKind, HandScore, Result, Side, score_hand
+from engine.hands import HandInput, HandKind, HandScore, Result, Side
 from engine.match import MatchSheet, MatchState, MatchSummary, ScoredHand, score_match
 from engine.rules import MAX_HANDS, Opponents, RuleSet
 

@@ -15,7 +15,8 @@ from functools import cache
 import pytest
 
 from engine import PRESETS, Card, HandKind, ScoringError
-from engine.cards import HandCards, mask_of, rule, settle
+from engine.cards import mask_of, rule, settle
+from engine.hands import HandCards
 from engine.melds import arrangements, deadwood, defend
 
 Naive = tuple[int, str]  # (rank 1..13, suit)

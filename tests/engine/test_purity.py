@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_engine_imports_no_django():
@@ -22,8 +22,10 @@ def test_engine_imports_no_django():
 
 
 def test_engine_sources_import_only_the_standard_library():
-    allowed = set(sys.stdlib_module_names) | {"__future__"}
-    for path in (ROOT / "scoring" / "engine").glob("*.py"):
+    allowed = set(sys.stdlib_module_names) | {"__future__", "engine"}
+    paths = sorted((ROOT / "engine").glob("*.py"))
+    assert len(paths) > 5, "the engine's sources are not where this test looks"
+    for path in paths:
         for line in path.read_text().splitlines():
             words = line.split()
             if line.startswith(("import ", "from ")) and not words[1].startswith("."):
