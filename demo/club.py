@@ -10,7 +10,7 @@ from typing import Any
 
 from club import ratings, services
 from club.models import Season
-from demo.tournaments import match_hands
+from demo.hands import match_hands
 from engine import PRESETS
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from demo.tournaments import match_hands
+from demo.hands import match_hands
 from scoring.services import confirm_result, record_hand
 from tournaments import stages
 from tournaments.models import Entry, Match, Player, Tournament

@@ -11,7 +11,7 @@ import datetime
 import random
 from typing import Any
 
-from demo.tournaments import _random_hand
+from demo.hands import _random_hand
 from engine import TEAM_PRESETS, RuleSet, Side, score_boards
 from scoring.deals import record_deal
 from scoring.services import HandData, confirm_result

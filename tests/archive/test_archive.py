@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from archive import api as archive
-from demo.tournaments import match_hands
+from demo.hands import match_hands
 from scoring.models import Hand
 from scoring.services import correct_hand, delete_hand, record_hand, set_table_link
 from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user

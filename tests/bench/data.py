@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db import transaction
 
-from demo.tournaments import match_hands
+from demo.hands import match_hands
 from engine import MatchSheet, RuleSet, score_match
 from scoring import services
 from scoring.models import Hand
@@ -52,7 +52,7 @@ def store_hands(
     """Store ``hands`` as hands 1..n of a match that has none, as ``record_hand`` would.
 
     ``hands`` must be a match's opening hands in which only the last may decide it (as
-    :func:`demo.tournaments.match_hands` gives them), so the status goes READY → IN_PLAY
+    :func:`demo.hands.match_hands` gives them), so the status goes READY → IN_PLAY
     (hand 1) → AWAITING (if the last decides) exactly as hand-by-hand entry moves it.
     """
     data = [hand.cleaned() for hand in hands]

@@ -228,7 +228,7 @@ class EntryStream:
     """The next hand to POST, match after match: demo hands of each match until decided."""
 
     def __init__(self, client: Any, matches: list[Any], *, table_link: bool, tag: str) -> None:
-        from demo.tournaments import match_hands
+        from demo.hands import match_hands
 
         from .data import hand_seed
 
@@ -276,7 +276,7 @@ def check_ok(response: Any, what: str) -> None:
 
 def entry_queries(director: Any, tournament: Any, client: Any, token_client: Any) -> dict:
     """Queries of one hand entry with 5 and with 50 hands already in the match."""
-    from demo.tournaments import match_hands
+    from demo.hands import match_hands
 
     from .data import long_seed, ready_matches, store_hands
 

@@ -13,7 +13,7 @@ import json
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from demo.tournaments import match_hands
+from demo.hands import match_hands
 from scoring.models import Hand
 from scoring.services import record_hand
 from tests.bench import run

@@ -64,7 +64,7 @@ def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict
     match's hands has a winner (counts in "Hands won"), by match id."""
     from django.db import connections
 
-    from demo.tournaments import match_hands
+    from demo.hands import match_hands
     from engine import score_match
     from scoring.services import first_dealer
     from tests.bench.data import hand_seed, new_tournament, ready_matches, store_hands

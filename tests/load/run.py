@@ -89,7 +89,7 @@ def setup_tournament(
     """A running tournament with ``tables`` ready first-round matches, and each one's plan."""
     from django.db import connections
 
-    from demo.tournaments import match_hands
+    from demo.hands import match_hands
     from tests.bench.data import hand_seed, new_tournament, ready_matches
     from tests.factories import make_director
 

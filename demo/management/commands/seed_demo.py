@@ -16,9 +16,9 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from demo.hands import match_hands
 from demo.stages import seed_stages_demo
 from demo.teams import seed_team_event
-from demo.tournaments import match_hands
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
