@@ -16,8 +16,10 @@ SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 
 
-def _random_hand(rng: random.Random, rules: RuleSet, strength: float) -> HandData:
-    """One hand; ``strength`` (0..1) is how often side A is the one going out."""
+def random_hand(rng: random.Random, rules: RuleSet, strength: float) -> HandData:
+    """One plausible hand under ``rules``; ``strength`` (0..1) is how often side A is the
+    one going out. A match's hands (:func:`match_hands`) and a team deal's boards
+    (:func:`demo.teams.team_deals`) are drawn with it."""
     by = "A" if rng.random() < strength else "B"
     card = Card(rng.choice(RANKS), rng.choice(SUITS)) if rules.oklahoma else None
     card_text = str(card) if card else ""
@@ -44,7 +46,7 @@ def match_hands(
     state = MatchState.start(rules, Side.A)
     count = 0
     while not state.complete and (limit is None or count < limit):
-        hand = _random_hand(rng, rules, strength)
+        hand = random_hand(rng, rules, strength)
         state = state.apply(hand.to_input())
         count += 1
         yield hand

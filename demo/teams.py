@@ -11,7 +11,7 @@ import datetime
 import random
 from typing import Any
 
-from demo.hands import _random_hand
+from demo.hands import random_hand
 from engine import TEAM_PRESETS, RuleSet, Side, score_boards
 from scoring.deals import record_deal
 from scoring.services import HandData, confirm_result
@@ -35,7 +35,7 @@ def team_deals(
     rng = random.Random(seed)
     deals: list[list[HandData]] = []
     while limit is None or len(deals) < limit:
-        boards = [_random_hand(rng, rules, strength) for _ in range(rules.team_size)]
+        boards = [random_hand(rng, rules, strength) for _ in range(rules.team_size)]
         inputs = [board.to_input() for deal in [*deals, boards] for board in deal]
         deals.append(boards)
         if score_boards(rules, inputs, Side.A).complete:
