@@ -87,7 +87,7 @@ def kind_choices(*, knock: bool, big_gin: bool) -> list[tuple[str, Any]]:
 
 
 class WrittenOut(forms.Widget):
-    """The hand form's inputs are written out in ``scoring/_hand_fields.html``, so its
+    """The hand form's inputs are written out in ``scoring/partials/hand_fields.html``, so its
     fields need a widget only to read the POST. Django copies every field and widget for
     each form, twice per hand entered; a plain widget keeps that cheap (a radio or
     select widget copies and re-checks its choices)."""

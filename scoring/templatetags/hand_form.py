@@ -1,4 +1,4 @@
-"""Tags for the match page: the hand form (``scoring/_hand_fields.html``) and each hand's
+"""Tags for the match page: the hand form (``scoring/partials/hand_fields.html``) and each hand's
 links."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// The card picker of the hand form (scoring/_hand_fields.html). Without this script the
+// The card picker of the hand form (scoring/partials/hand_fields.html). Without this script the
 // picker is plain checkboxes and the server works everything out when the form is sent.
 // With it: a card ticked in one hand is greyed out in the other, each hand's count of
 // cards shows as you tap, and when the preview (htmx) answers with what the cards say,
