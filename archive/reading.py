@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import RuleSet, ScoringError, Side, resolve_rules
+from scoring.loading import HandData
 from scoring.models import Hand
-from scoring.services import HandData
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
 from .decision_rows import check_decisions

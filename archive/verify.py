@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import HandInput, MatchSheet, RuleSet, ScoringError, score_played, time_leader
-from scoring.services import first_dealer, load_inputs
+from scoring.loading import first_dealer, load_inputs
 from tournaments.models import Decision, Entry, Match, Stage, Tournament
 
 from .decisions_check import Difference, check_decisions, show
@@ -31,7 +31,7 @@ def check_match(
     decisions: Sequence[Decision] = (),
 ) -> list[Difference]:
     """How the stored summary of ``match`` differs from what its hands (as engine input,
-    :mod:`scoring.services`) and its ``decisions`` say."""
+    :mod:`scoring.loading`) and its ``decisions`` say."""
     found: list[Difference] = []
 
     def differ(field: str, stored: object, computed: object) -> None:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from engine import Side
-from scoring.services import load_inputs, score_matches
+from scoring.loading import load_inputs, score_matches
 from standings.stages import overall
 from standings.standings import compute
 from tournaments.models import Entry, Match, Player, Stage, Tournament

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from engine import Card, MatchState, RuleSet, Side
 from engine.hands import knock_limit
-from scoring.services import HandData
+from scoring.loading import HandData
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"

@@ -14,7 +14,8 @@ from typing import Any
 from demo.hands import random_hand
 from engine import TEAM_PRESETS, RuleSet, Side, score_boards
 from scoring.deals import record_deal
-from scoring.services import HandData, confirm_result
+from scoring.loading import HandData
+from scoring.services import confirm_result
 from tournaments.draw import generate_bracket
 from tournaments.models import Match, Player, Tournament
 from tournaments.registration import add_team

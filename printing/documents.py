@@ -23,7 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from engine import MatchSheet, ScoringError, deals_of, score_team_match
-from scoring.services import first_dealer, load_inputs, score_matches
+from scoring.loading import first_dealer, load_inputs, score_matches
 from standings.standings import round_title
 from tournaments.models import Match, TeamMember, Tournament
 from tournaments.rules_text import rules_summary

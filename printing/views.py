@@ -36,7 +36,7 @@ from django.views.decorators.http import condition, require_GET
 
 from public.live import headers as live_headers
 from public.live import last_modified, live
-from scoring.views import table_url
+from scoring.table_links import table_url
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, shown_to
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods
 from tournaments.models import Match
 from tournaments.services import blocking_match
 
-from . import services
+from . import loading, services
 from .access import MatchAccess, require_entry
 from .forms import HandForm
 from .models import Hand
@@ -101,7 +101,7 @@ def _delete_page(
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    sheet = services.sheet_for(access.match, hands)
+    sheet = loading.sheet_for(access.match, hands)
     context = {
         **base_context(access),
         "hand": hand,
@@ -116,7 +116,7 @@ def _delete_page(
 
 
 def _initial(hand: Hand) -> dict[str, Any]:
-    return {"number": hand.number, **{name: getattr(hand, name) for name in services.HAND_FIELDS}}
+    return {"number": hand.number, **{name: getattr(hand, name) for name in loading.HAND_FIELDS}}
 
 
 def _stale(
@@ -125,7 +125,7 @@ def _stale(
     """A correction or deletion whose page was out of date: nothing was changed; show the
     hand it named as it is now (409), or say that it is gone."""
     match = access.match
-    hands = services.load_hands(match)
+    hands = loading.load_hands(match)
     hand_id = _seen(request)["hand_id"]
     hand = next((h for h in hands if h.pk == hand_id), None)
     if hand is None and hand_id is None and 1 <= number <= len(hands):
@@ -147,7 +147,7 @@ def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
     id and the version its page showed: a hand changed since is shown again, not changed."""
     _correction_allowed(access)
     match = access.match
-    hands = services.load_hands(match)
+    hands = loading.load_hands(match)
     if request.method == "GET":
         hand = _hand(access, hands, number)
         form = HandForm(initial=_initial(hand), match=match, hands=hands, replacing=number)
@@ -180,7 +180,7 @@ def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpR
     page showed: a double tap deletes one hand, and a hand changed since is shown again."""
     _correction_allowed(access)
     match = access.match
-    hands = services.load_hands(match)
+    hands = loading.load_hands(match)
     if request.method == "GET":
         hand = _hand(access, hands, number)
         return _delete_page(request, access, hands, hand, _shown(access, hand))

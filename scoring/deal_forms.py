@@ -17,8 +17,8 @@ from engine import MAX_DEADWOOD, MAX_HANDS, RuleSet, Seats, pairing
 from tournaments.models import Match
 
 from .forms import MISSING, card_choices, kind_choices
+from .loading import HandData
 from .models import Hand
-from .services import HandData
 
 
 @dataclass(frozen=True)

@@ -41,18 +41,9 @@ from tournaments.changes import changed as public_changed
 from tournaments.models import Match
 from tournaments.routing import lock_tournament
 
+from .loading import HandData, first_dealer, hand_inputs, load_hands
 from .models import Hand
-from .services import (
-    HandConflict,
-    HandData,
-    _check_open,
-    _locked_match,
-    _user,
-    first_dealer,
-    hand_inputs,
-    load_hands,
-    store_summary,
-)
+from .services import HandConflict, check_open, entered_by, locked_match, store_summary
 from .versions import HandChanged, ResultConfirmed, hand_version
 
 
@@ -80,7 +71,7 @@ def team_sheet(match: Match, hands: Sequence[Hand]) -> TeamSheet:
 
 def _locked(match: Match) -> Match:
     lock_tournament(match.tournament_id)
-    return _locked_match(match)
+    return locked_match(match)
 
 
 def _check_team(match: Match, boards: Sequence[HandData]) -> int:
@@ -124,7 +115,7 @@ def record_deal(
                 _("Deal %(number)d cannot be entered yet: the next deal is %(next)d.")
                 % {"number": number, "next": entered + 1}
             )
-        _check_open(match)
+        check_open(match)
         new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
         inputs = [*hand_inputs(hands), *(board.to_input() for board in boards)]
         sheet = score_played(
@@ -137,7 +128,7 @@ def record_deal(
             Hand.objects.create(
                 match=match,
                 number=len(hands) + index,
-                entered_by=_user(user),
+                entered_by=entered_by(user),
                 entered_via=via,
                 **asdict(board),
             )

@@ -24,9 +24,9 @@ from engine import (
 )
 from tournaments.models import Match
 
-from . import services
+from . import loading
+from .loading import HandData
 from .models import Hand
-from .services import HandData
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 CARD_RANKS = "A23456789TJQK"
@@ -359,7 +359,7 @@ class HandForm(CardPicker, forms.Form):
         hand = self.hand_data()
         earlier = hands if self.replacing is None else hands[: self.replacing - 1]
         try:
-            self.preview = services.preview(
+            self.preview = loading.preview(
                 self.match, earlier, hand, dealer=data.get("first_dealer") or None
             )
         except ScoringError as error:

@@ -1,11 +1,6 @@
-"""The only place that loads Hand rows, turns them into engine input, and turns engine
-results into writes.
-
-Loading: :func:`load_inputs` reads any set of hands (a match's, a round's, a
-tournament's) as plain rows and converts them with :func:`engine_input`, the one
-conversion, into engine input by match; :func:`score_matches` scores many matches at
-once. Pages that list hands (with their ids, who entered them) load model instances with
-:func:`load_hands`, and :func:`hand_inputs` puts those through the same conversion.
+"""Writing hands: entering, correcting and deleting a hand, and confirming a result. The
+engine's results become writes here; reading hands as engine input is
+:mod:`scoring.loading`, and a match's table link :mod:`scoring.table_links`.
 
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
@@ -24,44 +19,23 @@ on another hand, or on one that changed since the person looked at it.
 
 from __future__ import annotations
 
-import json
-import logging
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from engine import (
-    Card,
-    HandCards,
-    HandInput,
-    HandKind,
-    HandScore,
-    MatchSheet,
-    RuleSet,
-    ScoredHand,
-    ScoringError,
-    Side,
-    preview_hand,
-    score_match,
-    score_played,
-)
+from engine import HandInput, MatchSheet, ScoringError, score_match
 from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.changes import changed as public_changed
 from tournaments.models import Match
 from tournaments.routing import lock_tournament
 
+from .loading import HandData, first_dealer, hand_inputs, load_hands, match_inputs
 from .models import Hand
 from .versions import seen_hand
-
-HAND_FIELDS = ("kind", "by", "deadwood", "defender_deadwood", "knock_card", "cards")
-
-logger = logging.getLogger(__name__)
 
 
 class HandConflict(Exception):
@@ -77,145 +51,6 @@ class TournamentLockNeeded(Exception):
     def __init__(self, tournament_id: int) -> None:
         super().__init__(tournament_id)
         self.tournament_id = tournament_id
-
-
-@dataclass(frozen=True, slots=True)
-class HandData:
-    """A hand as a form or archive gives it (strings and numbers, not yet engine types)."""
-
-    kind: str
-    by: str = ""
-    deadwood: int | None = None
-    defender_deadwood: int | None = None
-    knock_card: str = ""
-    cards: dict[str, list[str]] | None = None  # {"knocker": […], "defender": […]} or None
-
-    @classmethod
-    def of(cls, hand: Hand) -> HandData:
-        return cls(*(getattr(hand, name) for name in HAND_FIELDS))
-
-    def to_input(self) -> HandInput:
-        return engine_input(
-            self.kind, self.by, self.deadwood, self.defender_deadwood, self.knock_card, self.cards
-        )
-
-    def cleaned(self) -> HandData:
-        """Only the fields that matter for this kind (a draw keeps none but its cards, for
-        the engine to refuse); cards in card order."""
-        cards = HandCards.parse(self.cards).to_dict() if self.cards is not None else None
-        if self.kind == HandKind.DRAW:
-            return HandData(self.kind, cards=cards)
-        card = str(Card.parse(self.knock_card)) if self.knock_card else ""
-        # A gin's knocker deadwood is 0 or absent; any other number stays, so that the
-        # engine refuses the hand (as score_sheet does) rather than it vanishing unseen.
-        deadwood = self.deadwood
-        if self.kind != HandKind.KNOCK and deadwood == 0:
-            deadwood = None
-        return HandData(self.kind, self.by, deadwood, self.defender_deadwood, card, cards)
-
-
-def engine_input(
-    kind: str,
-    by: str,
-    deadwood: int | None,
-    defender_deadwood: int | None,
-    knock_card: str,
-    cards: Mapping[str, Any] | None = None,
-) -> HandInput:
-    """A hand's stored fields (HAND_FIELDS, in that order) as the engine's input."""
-    hand_kind = HandKind(kind)
-    hand_cards = HandCards.parse(cards) if cards is not None else None
-    if hand_kind is HandKind.DRAW:
-        return HandInput(hand_kind, cards=hand_cards)
-    return HandInput(
-        hand_kind,
-        Side(by) if by in ("A", "B") else None,
-        deadwood,
-        defender_deadwood,
-        Card.parse(knock_card) if knock_card else None,
-        hand_cards,
-    )
-
-
-def first_dealer(match: Match, chosen: str | None = None) -> Side | None:
-    """The match's first dealer, or ``chosen`` when the match has none recorded yet."""
-    value = match.first_dealer or chosen
-    return Side(value) if value in ("A", "B") else None
-
-
-def hand_inputs(hands: Iterable[Hand]) -> list[HandInput]:
-    """Loaded Hand instances as engine input (the same conversion as :func:`load_inputs`)."""
-    return [engine_input(*(getattr(hand, name) for name in HAND_FIELDS)) for hand in hands]
-
-
-def load_hands(match: Match) -> list[Hand]:
-    """The match's hands as model instances, for pages that list and link them."""
-    return list(Hand.objects.filter(match=match).order_by("number"))
-
-
-def load_inputs(*, stream: bool = False, **where: Any) -> dict[int, list[HandInput]]:
-    """Engine input of the hands that ``where`` selects (``match=``, ``match__in=``,
-    ``match__tournament=``), by match id, each match's in hand order. One query of plain
-    rows, not model instances; ``stream`` reads them in chunks (a whole tournament).
-
-    Equal rows share one :class:`HandInput` (it is immutable): a tournament repeats the
-    same few hundred hands thousands of times, and converting each row anew was most of
-    the cost of loading them.
-    """
-    rows = (
-        Hand.objects.filter(**where)
-        .order_by("match_id", "number")  # the column: "match" would join for its ordering
-        .values_list("match_id", *HAND_FIELDS)
-    )
-    converted: dict[tuple[Any, ...], HandInput] = {}
-    by_match: dict[int, list[HandInput]] = defaultdict(list)
-    for match_id, *fields in rows.iterator() if stream else rows:
-        cards = fields[-1]  # a dict (unhashable) for a hand settled from its cards
-        key = tuple(fields) if cards is None else (*fields[:-1], json.dumps(cards, sort_keys=True))
-        hand = converted.get(key)
-        if hand is None:
-            hand = converted[key] = engine_input(*fields)
-        by_match[match_id].append(hand)
-    return by_match
-
-
-def match_inputs(match: Match) -> list[HandInput]:
-    """One match's hands as engine input (the hottest read: once per hand entered)."""
-    return load_inputs(match=match).get(match.pk, [])
-
-
-def sheet_for(match: Match, hands: Sequence[Hand] | None = None) -> MatchSheet:
-    """The engine's view of ``match`` (one query for the hands unless they are given)."""
-    inputs = match_inputs(match) if hands is None else hand_inputs(hands)
-    return score_played(match.ruleset, inputs, first_dealer(match))
-
-
-def score_matches(
-    rules: RuleSet, matches: Iterable[Match], inputs: Mapping[int, Sequence[HandInput]]
-) -> dict[int, MatchSheet]:
-    """The engine's sheet of every match that has hands in ``inputs``, by match id."""
-    sheets: dict[int, MatchSheet] = {}
-    scores: dict[HandInput, HandScore] = {}  # one rule set: each distinct hand scored once
-    for match in matches:
-        hands = inputs.get(match.pk)
-        if not hands:
-            continue
-        try:
-            sheets[match.pk] = score_played(rules, hands, first_dealer(match), scores=scores)
-        except ScoringError:
-            # Stored hands always passed the engine; if one no longer does (a data fix
-            # gone wrong), pages and PDFs leave that match out rather than failing.
-            logger.warning("match %s: stored hands do not score", match.pk)
-    return sheets
-
-
-def preview(
-    match: Match, hands: Sequence[Hand], data: HandData, *, dealer: str | None = None
-) -> ScoredHand:
-    """What ``data`` would score as the next hand; raises ScoringError if the rules refuse."""
-    return preview_hand(
-        match.ruleset, hand_inputs(hands), data.to_input(), first_dealer(match, dealer)
-    )
 
 
 # What a hand write reads and may change on the match row; the rest never changes while
@@ -240,8 +75,9 @@ LIVE_FIELDS = (
 )
 
 
-def _locked_match(match: Match) -> Match:
-    """Lock the match row for this transaction and bring ``match`` up to date from it.
+def locked_match(match: Match) -> Match:
+    """Lock the match row for this transaction and bring ``match`` up to date from it
+    (a hand's write, or a deal's: :mod:`scoring.deals`).
 
     Only the live fields are read (a small query on the hottest path); a changed side drops
     that side's cached entry, so nothing stale is shown.
@@ -252,7 +88,9 @@ def _locked_match(match: Match) -> Match:
     return match
 
 
-def _check_open(match: Match) -> None:
+def check_open(match: Match) -> None:
+    """Refuse a new hand (or deal) when the match's players are not known yet or its result
+    is confirmed (:class:`HandConflict`)."""
     if not match.has_both_sides:
         raise HandConflict(_("The players of this match are not known yet."))
     if match.status == Match.Status.COMPLETE:
@@ -309,7 +147,7 @@ def record_hand(
     with transaction.atomic():
         if first_of_tournament:
             lock_tournament(match.tournament_id)
-        match = _locked_match(match)
+        match = locked_match(match)
         return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
 
 
@@ -325,7 +163,7 @@ def _record_locked(
             _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
             % {"number": number, "next": len(inputs) + 1}
         )
-    _check_open(match)
+    check_open(match)
     new_dealer = number == 1 and dealer in ("A", "B") and not match.first_dealer
     sheet = score_match(
         match.ruleset,
@@ -341,7 +179,7 @@ def _record_locked(
         hand = Hand.objects.create(
             match=match,
             number=number,
-            entered_by=_user(user),
+            entered_by=entered_by(user),
             entered_via=via,
             **asdict(data),
         )
@@ -359,11 +197,12 @@ def _record_locked(
     return sheet
 
 
-def _locked_for_change(match: Match) -> Match:
+def locked_for_change(match: Match) -> Match:
     """Lock the tournament row, then the match row (the lock order of
-    :mod:`tournaments.routing`): a correction may reopen a confirmed match."""
+    :mod:`tournaments.routing`): a correction may reopen a confirmed match, and a table
+    link's change (:mod:`scoring.table_links`) takes the same locks."""
     lock_tournament(match.tournament_id)
-    return _locked_match(match)
+    return locked_match(match)
 
 
 def correct_hand(
@@ -380,7 +219,7 @@ def correct_hand(
     the whole match is recomputed from its hands."""
     data = data.cleaned()
     with transaction.atomic():
-        match = _locked_for_change(match)
+        match = locked_for_change(match)
         hands = load_hands(match)
         hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
         number = hand.number
@@ -417,7 +256,7 @@ def delete_hand(
     """Remove the hand that ``hand_id`` and ``version`` name (see :func:`seen_hand`);
     later hands move up one number."""
     with transaction.atomic():
-        match = _locked_for_change(match)
+        match = locked_for_change(match)
         hands = load_hands(match)
         hand = seen_hand(match, hands, hand_id=hand_id, version=version, complete=complete)
         number = hand.number
@@ -451,37 +290,6 @@ def confirm_result(
     return tournament_services.confirm_match(match=match, user=user, via=via, version=version)
 
 
-TABLE_LINK_ACTIONS = ("revoke", "renew")
-
-
-def set_table_link(*, match: Match, action: str, user: Any) -> Match:
-    """``revoke`` switches the table link off; ``renew`` issues a new one (the old one dies).
-
-    Any other ``action`` is a bug in the caller, not a user's mistake: the view checks the
-    POST against ``TABLE_LINK_ACTIONS`` first."""
-    from tournaments.models.matches import new_token
-
-    if action not in TABLE_LINK_ACTIONS:
-        raise ValueError(f"unknown table link action {action!r}")
-    with transaction.atomic():
-        match = _locked_for_change(match)
-        before = {"token_revoked": match.token_revoked}
-        if action == "revoke":
-            match.token_revoked = True
-        else:
-            match.token, match.token_revoked = new_token(), False
-        match.save(update_fields=["token", "token_revoked"])
-        audit.record(
-            tournament=match.tournament,
-            action=f"table link {action}",
-            obj=match,
-            before=before,
-            after={"token_revoked": match.token_revoked},
-            user=user,
-        )
-    return match
-
-
 def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) -> MatchSheet:
     """Score the corrected hand list; a problem with another hand is reported as such."""
     try:
@@ -495,5 +303,7 @@ def _rescore(match: Match, inputs: list[HandInput], changed: int | None = None) 
         ) from None
 
 
-def _user(user: Any) -> Any:
+def entered_by(user: Any) -> Any:
+    """The user a hand row records as having entered it: None for the players at a table
+    link, who have no account (the row's ``entered_via`` says how it came)."""
     return user if user is not None and getattr(user, "is_authenticated", False) else None

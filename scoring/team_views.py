@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
 from tournaments.models import Match, TeamMember
 
-from . import deals, services
+from . import deals, loading, services
 from .access import MatchAccess, require_entry
 from .corrections import _correction_allowed
 from .deal_forms import DealForm, initial_for
@@ -125,7 +125,7 @@ def team_context(
     form: DealForm | None = None,
 ) -> dict[str, Any]:
     match = access.match
-    hands = services.load_hands(match) if hands is None else hands
+    hands = loading.load_hands(match) if hands is None else hands
     team = deals.team_sheet(match, hands)
     sheet = team.as_match_sheet()
     members = members_of(match)
@@ -166,7 +166,7 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """Save the next deal: all its boards, or nothing."""
     require_entry(access)
     match = access.match
-    hands = services.load_hands(match)
+    hands = loading.load_hands(match)
     size = match.tournament.ruleset.team_size
     number = len(hands) // max(size, 1) + 1
     form = DealForm(request.POST, match=match, number=number, members=members_of(match))
@@ -194,7 +194,7 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 request, _("Deal %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
             return HttpResponseRedirect(access.url("match-sheet"))
-    context = team_context(access, hands=services.load_hands(match), form=form)
+    context = team_context(access, hands=loading.load_hands(match), form=form)
     if context["form"] is None:
         context["entry_errors"] = form.non_field_errors()
     return TemplateResponse(request, TEMPLATE, context, status=400)
@@ -243,7 +243,7 @@ def _edit_page(
 
 def _stale(request: HttpRequest, access: MatchAccess, stale: StaleForm, number: int, delete: bool):
     """The page was out of date: nothing changed; show the deal as it is now (409)."""
-    hands = services.load_hands(access.match)
+    hands = loading.load_hands(access.match)
     rows = deals.deal_rows(hands, access.match.tournament.ruleset.team_size)
     if (isinstance(stale, HandChanged) and stale.gone) or not 1 <= number <= len(rows):
         context = {**base_context(access), "error": str(stale)}
@@ -278,7 +278,7 @@ def deal_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
     match = access.match
     members = members_of(match)
     if request.method == "GET":
-        boards = _deal_boards(access, services.load_hands(match), number)
+        boards = _deal_boards(access, loading.load_hands(match), number)
         form = DealForm(
             initial=initial_for(boards), match=match, number=number, members=members, replacing=True
         )
@@ -314,7 +314,7 @@ def deal_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpR
     _correction_allowed(access)
     match = access.match
     if request.method == "GET":
-        boards = _deal_boards(access, services.load_hands(match), number)
+        boards = _deal_boards(access, loading.load_hands(match), number)
         form = DealForm(
             initial=initial_for(boards),
             match=match,

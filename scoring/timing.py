@@ -34,7 +34,7 @@ from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.models import Match, Stage
 
-from .services import load_inputs, score_matches
+from .loading import load_inputs, score_matches
 
 PROCEDURES = ("leader", "extra_hands")
 MAX_EXTRA_HANDS = 10

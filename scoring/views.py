@@ -32,7 +32,7 @@ from tournaments.routing import lock_tournament
 from tournaments.submissions import submission_exempt
 
 from . import access as access_module
-from . import services
+from . import loading, services, table_links
 from .access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
 from .forms import HandForm, labelled_problem, sentence
 from .models import Hand
@@ -165,18 +165,8 @@ def base_context(access: MatchAccess) -> dict[str, Any]:
     }
     if access.can_direct and access.token is None:
         match, request = access.match, access.request
-        context["table_url"] = SimpleLazyObject(lambda: table_url(match, request))
+        context["table_url"] = SimpleLazyObject(lambda: table_links.table_url(match, request))
     return context
-
-
-def table_url(match: Match, request: HttpRequest | None = None) -> str:
-    """The absolute table link printed as a QR code (SITE_URL, else the request's host)."""
-    from django.conf import settings
-
-    path = reverse("scoring:table-match-sheet", kwargs={"token": match.token})
-    if settings.SITE_URL:
-        return settings.SITE_URL.rstrip("/") + path
-    return request.build_absolute_uri(path) if request is not None else path
 
 
 def sheet_context(
@@ -190,8 +180,8 @@ def sheet_context(
     render without loading the hands again."""
     match = access.match
     if sheet is None:
-        hands = services.load_hands(match) if hands is None else hands
-        sheet = services.sheet_for(match, hands)
+        hands = loading.load_hands(match) if hands is None else hands
+        sheet = loading.sheet_for(match, hands)
     entry_open = (
         access.can_enter
         and match.has_both_sides
@@ -253,7 +243,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     require_entry(access)
     match = access.match
     previewing = "preview" in request.POST
-    hands = services.load_hands(match) if previewing else None
+    hands = loading.load_hands(match) if previewing else None
     form = HandForm(request.POST, match=match, hands=hands)
     recorded: MatchSheet | None = None
     if form.is_valid() and not previewing:
@@ -304,7 +294,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
 def hand_preview(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """What the hand in the form would score, shown before it is saved."""
     require_entry(access)
-    hands = services.load_hands(access.match)
+    hands = loading.load_hands(access.match)
     form = HandForm(request.POST or request.GET, match=access.match, hands=hands)
     form.is_valid()
     form.live_preview = True
@@ -348,11 +338,11 @@ def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
         raise PermissionDenied(_("Only a director manages table links."))
     # Exactly one known action: QueryDict.get would quietly take the last of several.
     actions = request.POST.getlist("action")
-    if len(actions) != 1 or actions[0] not in services.TABLE_LINK_ACTIONS:
+    if len(actions) != 1 or actions[0] not in table_links.TABLE_LINK_ACTIONS:
         # 400.html shows the messages, so the director reads what was wrong.
         message = _("Choose either “Switch off table link” or “Issue a new table link”.")
         messages.error(request, message)
         raise BadRequest(message)
-    services.set_table_link(match=access.match, action=actions[0], user=access.user)
+    table_links.set_table_link(match=access.match, action=actions[0], user=access.user)
     messages.success(request, _("Table link updated."))
     return HttpResponseRedirect(access.url("match-sheet"))

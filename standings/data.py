@@ -1,7 +1,7 @@
 """What the public pages and the public PDFs show, loaded in a fixed number of queries.
 
 :func:`load` reads a tournament's matches with both players and all of its hands (through
-:mod:`scoring.services`, the one loader of hands) and computes its standings. Players are
+:mod:`scoring.loading`, the one loader of hands) and computes its standings. Players are
 read by name and seed only; their email and phone are not even loaded. Used by the pages
 (:mod:`public.views`) and by the bracket and standings PDFs (:mod:`printing.standings_documents`).
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from engine import MatchSheet
-from scoring.services import load_inputs, score_matches
+from scoring.loading import load_inputs, score_matches
 from standings.stages import StageView, overall, stage_views, stages_line
 from standings.standings import Standings, compute
 from tournaments.models import Entry, Match, Stage, Tournament

@@ -2,7 +2,7 @@
 
 :func:`compute` takes the tournament, all of its matches (sides and players loaded with
 ``select_related``) and the engine's sheet of every match that has hands (from
-:func:`scoring.services.score_matches`), and returns plain dataclasses: each player's
+:func:`scoring.loading.score_matches`), and returns plain dataclasses: each player's
 statistics and the standings.
 
 * Elimination: final placings 1, 2, 3–4, 5–8 … come from the stage of the bracket in
@@ -105,7 +105,7 @@ def compute(
     tournament: Tournament, matches: Sequence[Match], sheets: dict[int, MatchSheet]
 ) -> Standings:
     """Standings of ``tournament`` from its loaded ``matches`` and their engine sheets
-    (:func:`scoring.services.score_matches`); no queries."""
+    (:func:`scoring.loading.score_matches`); no queries."""
     stats = player_stats(matches, sheets)
     kind = tournament.bracket_kind
     if kind == "round_robin":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.deals import record_deal
-from scoring.services import HandData
+from scoring.loading import HandData
 from tests.factories import make_player, make_tournament
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Tournament

@@ -638,7 +638,7 @@ def _generate(tournament):
 
 def _play_out(match, winner: str, user) -> None:
     """Big gins for ``winner`` until the match is decided."""
-    from scoring.services import HandData
+    from scoring.loading import HandData
     from tests.scoring.helpers import play
     from tournaments.models import Match
 
@@ -649,7 +649,8 @@ def _play_out(match, winner: str, user) -> None:
 
 @pytest.fixture
 def club(db) -> Club:
-    from scoring.services import HandData, set_table_link
+    from scoring.loading import HandData
+    from scoring.table_links import set_table_link
     from tests.factories import make_director, make_user
     from tests.scoring.helpers import gin, knock, play
     from tournaments.services import confirm_match

@@ -68,7 +68,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from club import ratings
 from club.models import Season, SidePot
 from scoring import services as scoring_services
-from scoring import timing
+from scoring import table_links, timing
 from scoring.deals import deal_rows, deal_version
 from scoring.models import Hand
 from scoring.versions import hand_version
@@ -417,7 +417,7 @@ def build_world() -> World:
     playing, awaiting, ready, revoked = first
     play(playing, [knock("A"), gin("B"), knock("B", deadwood=5, defender=12)], user=director)
     play(awaiting, win_games("A", 3), user=director)
-    scoring_services.set_table_link(match=revoked, action="revoke", user=director)
+    table_links.set_table_link(match=revoked, action="revoke", user=director)
 
     registering = make_tournament(owner=director, name="Autumn Cup", **staff)
     entries = make_entries(tournament=registering, count=4)

@@ -12,7 +12,8 @@ import pytest
 from django.core.management import call_command
 
 from scoring import timing
-from scoring.services import HandData, record_hand
+from scoring.loading import HandData
+from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event, play_open
 from tournaments import services as tournament_services
 from tournaments import stages

@@ -21,9 +21,9 @@ from django.db import transaction
 
 from demo.hands import match_hands
 from engine import MatchSheet, RuleSet, score_match
-from scoring import services
+from scoring import loading, services
+from scoring.loading import HandData
 from scoring.models import Hand
-from scoring.services import HandData
 from tournaments import services as tournament_services
 from tournaments.changes import changed
 from tournaments.models import AuditEntry, Match, Tournament
@@ -64,7 +64,7 @@ def store_hands(
             raise ValueError(f"match {match.key} has hands already")
         tournament = match.tournament
         rules = tournament.ruleset
-        dealer = services.first_dealer(match)
+        dealer = loading.first_dealer(match)
         inputs = [hand.to_input() for hand in data]
         sheet = score_match(rules, inputs, dealer)  # refuses bad hands before any write
         rows = Hand.objects.bulk_create(

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from club.models import Season, SidePot, SidePotEntry
-from scoring.services import set_table_link
+from scoring.table_links import set_table_link
 from tournaments.models import Match, Tournament
 
 DEMO = "Club Championship (demo)"

@@ -9,7 +9,7 @@ import io
 import pytest
 from playwright.sync_api import expect
 
-from scoring.services import HandData
+from scoring.loading import HandData
 from tests.e2e.conftest import ARTIFACTS, screenshot
 from tests.factories import PASSWORD, make_bracket, make_director
 from tests.scoring.helpers import play

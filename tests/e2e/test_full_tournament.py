@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.services import sheet_for
+from scoring.loading import sheet_for
 from tests.factories import PASSWORD, make_director
 from tournaments.models import Match, Tournament
 

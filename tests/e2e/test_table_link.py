@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from scoring.loading import sheet_for
 from scoring.models import Hand
-from scoring.services import sheet_for
 from tests.scoring.helpers import ready_match
 from tournaments.models import Match
 

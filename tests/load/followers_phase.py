@@ -66,7 +66,7 @@ def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict
 
     from demo.hands import match_hands
     from engine import score_match
-    from scoring.services import first_dealer
+    from scoring.loading import first_dealer
     from tests.bench.data import hand_seed, new_tournament, ready_matches, store_hands
     from tests.factories import make_director
     from tournaments.services import confirm_match

@@ -168,8 +168,8 @@ def verify(plans: list[Plan], results: list[TableResult | None]) -> dict[str, An
     hands a table never got to send (it stopped on an error or at the deadline).
     """
     from archive.verify import check_match
+    from scoring.loading import HandData, hand_inputs, load_hands, sheet_for
     from scoring.models import Hand
-    from scoring.services import HandData, hand_inputs, load_hands, sheet_for
     from tournaments.models import AuditEntry, Match
 
     totals = dict.fromkeys(("lost", "duplicated", "altered", "unsent", "unacknowledged"), 0)

@@ -22,7 +22,8 @@ from engine import Side
 from printing import documents as pdf_data
 from printing import standings_documents
 from printing.pdfs.base import QR_ERROR, QR_MASK
-from scoring.services import HandData, confirm_result, sheet_for
+from scoring.loading import HandData, sheet_for
+from scoring.services import confirm_result
 from standings import standings as standings_module
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words

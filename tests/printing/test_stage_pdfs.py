@@ -9,7 +9,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring import timing
-from scoring.services import HandData, record_hand
+from scoring.loading import HandData
+from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event, play_open
 from tournaments import stages
 from tournaments.models import Match

@@ -83,7 +83,8 @@ def test_a_hand_shows_at_the_next_poll_and_a_correction_too(client, running_eigh
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert after.content != before.content
     # A correction: the hand just entered becomes a knock by A; the region follows.
-    from scoring.services import HandData, correct_hand
+    from scoring.loading import HandData
+    from scoring.services import correct_hand
 
     correct_hand(match=match, **named(match, 5), data=HandData("knock", "A", 1, 60))
     corrected = poll(client, t, after["ETag"])
@@ -334,8 +335,9 @@ def test_while_hands_keep_coming_a_worker_looks_at_the_shared_cache_once_a_secon
 def test_sheets_are_kept_by_match_version_and_a_correction_rescored(running_eight):
     from django.contrib import admin
 
+    from scoring.loading import HandData
     from scoring.models import Hand
-    from scoring.services import HandData, correct_hand
+    from scoring.services import correct_hand
     from standings.data import forget_sheets
 
     t = running_eight
@@ -368,7 +370,8 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
     from django.utils import translation
 
     from public import fragments
-    from scoring.services import HandData, correct_hand
+    from scoring.loading import HandData
+    from scoring.services import correct_hand
     from tournaments.registry import update_player
 
     t = running_eight

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from scoring import services
-from scoring.services import HandData, load_inputs, score_matches
+from scoring.loading import HandData, load_inputs, score_matches
 from standings.standings import compute, place_label
 from tests.factories import finish_match, make_bracket, make_entries, make_match, make_tournament
 from tests.scoring.helpers import gin, knock, play, win_games

@@ -5,7 +5,8 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from typing import Any
 
-from scoring.services import HandData, record_hand
+from scoring.loading import HandData
+from scoring.services import record_hand
 from tests.factories import make_entries, make_match, make_tournament
 
 

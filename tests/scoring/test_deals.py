@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def _points(match: Match) -> tuple[int, int]:
     """The running game's points (the match total counts closed games only)."""
-    from scoring.services import sheet_for
+    from scoring.loading import sheet_for
 
     game = sheet_for(match).games[-1]
     return game.points.a, game.points.b

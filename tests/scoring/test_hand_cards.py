@@ -11,8 +11,9 @@ from django.core.management import call_command
 
 from archive import api as archive
 from engine import ScoringError
+from scoring.loading import HandData, sheet_for
 from scoring.models import Hand
-from scoring.services import HandData, correct_hand, record_hand, sheet_for
+from scoring.services import correct_hand, record_hand
 from scoring.versions import hand_version
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.factories import make_bracket

@@ -28,8 +28,9 @@ from engine import (
     score_team_match,
 )
 from engine.limits import largest_deal, largest_hand
+from scoring.loading import HandData
 from scoring.models import Hand
-from scoring.services import HandData, confirm_result, record_hand
+from scoring.services import confirm_result, record_hand
 from tests.factories import make_entries, make_match, make_tournament
 from tournaments.models import Match
 

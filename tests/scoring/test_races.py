@@ -27,8 +27,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from archive.verify import verify
+from scoring.loading import HandData
 from scoring.models import Hand
-from scoring.services import HandData, confirm_result
+from scoring.services import confirm_result
 from tests.factories import make_bracket
 from tournaments.models import Match
 

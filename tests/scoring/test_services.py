@@ -6,17 +6,10 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from engine import ScoringError
-from scoring import services
+from scoring import loading
+from scoring.loading import HandData, sheet_for
 from scoring.models import Hand
-from scoring.services import (
-    HandConflict,
-    HandData,
-    confirm_result,
-    correct_hand,
-    delete_hand,
-    record_hand,
-    sheet_for,
-)
+from scoring.services import HandConflict, confirm_result, correct_hand, delete_hand, record_hand
 from tournaments.draw import generate_bracket
 from tournaments.models import AuditEntry, Match
 
@@ -175,11 +168,11 @@ def test_load_inputs_reads_what_the_orm_reads():
     hands = [knock("A", 3, 40, knock_card="7S"), HandData("gin", "B", None, 12, "KH")] * 3
     hands += [HandData("draw")]
     play(match, hands)
-    direct = services.match_inputs(match)
+    direct = loading.match_inputs(match)
     assert len(direct) == 7 and direct[6].by is None and direct[1].deadwood is None
-    assert services.match_inputs(ready_match()) == []
+    assert loading.match_inputs(ready_match()) == []
     other = ready_match()
     play(other, [HandData("draw")])
-    both = services.load_inputs(match__in=[match.pk, other.pk], stream=True)
-    assert both == {match.pk: direct, other.pk: services.match_inputs(other)}
-    assert direct == services.hand_inputs(Hand.objects.filter(match=match).order_by("number"))
+    both = loading.load_inputs(match__in=[match.pk, other.pk], stream=True)
+    assert both == {match.pk: direct, other.pk: loading.match_inputs(other)}
+    assert direct == loading.hand_inputs(Hand.objects.filter(match=match).order_by("number"))

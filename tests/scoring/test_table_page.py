@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from scoring.services import set_table_link
+from scoring.table_links import set_table_link
 
 from .helpers import gin, knock, play, post_data, ready_match
 

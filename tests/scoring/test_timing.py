@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from engine import Side, resolve_rules, score_match, time_leader
 from scoring import timing
-from scoring.services import HandData, record_hand
+from scoring.loading import HandData
+from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event
 from tournaments import stages
 from tournaments.models import Match

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import access
+from scoring.loading import HandData
 from scoring.models import Hand
-from scoring.services import HandData
 from tests.factories import make_director, make_user
 from tournaments.models import AuditEntry, Match
 

@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from public.live import forget
 from scoring import services as scoring
+from scoring import table_links
 from scoring.models import Hand
 from tests.factories import (
     make_bracket,
@@ -248,7 +249,7 @@ def test_writes_the_public_does_not_see_leave_it_alone():
     entry = t.entries.first()
     before, shown = version(t), seen(t)
     registration.set_entry_flag(entry=entry, field="paid", value=True, user=t.owner)
-    scoring.set_table_link(match=first_ready(t), action="renew", user=t.owner)
+    table_links.set_table_link(match=first_ready(t), action="renew", user=t.owner)
     assert version(t) == before and seen(t) == shown
 
 

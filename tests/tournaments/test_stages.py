@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from pairing import brackets
 from pairing.tiebreaks import Tiebreak
-from scoring.services import HandData, record_hand
+from scoring.loading import HandData
+from scoring.services import record_hand
 from tests.factories import make_entries, make_tournament
 from tournaments import services, stages
 from tournaments.models import Match, Stage, Tournament
