@@ -125,7 +125,9 @@ class CardsField(forms.Field):
                 )
 
 
-def _cards_field(label: Any) -> CardsField:
+def cards_field(label: Any) -> CardsField:
+    """One hand's cards as a field of ticked card boxes (optional: a hand may be entered by
+    its counts). The hand form's two hands, and the dispute page's, are such fields."""
     return CardsField(label=label, required=False)
 
 
@@ -182,8 +184,8 @@ class HandForm(CardPicker, forms.Form):
         widget=WrittenOut,
     )
     knock_card = forms.ChoiceField(label=_("Knock card"), required=False, widget=WrittenOut)
-    knocker_cards = _cards_field(_("Cards of the player who went out"))
-    defender_cards = _cards_field(_("Cards of the opponent"))
+    knocker_cards = cards_field(_("Cards of the player who went out"))
+    defender_cards = cards_field(_("Cards of the opponent"))
 
     def __init__(
         self,

@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from . import corrections, disputes, team_views, time_views, views
+from .views import clock, corrections, disputes, sheet, table_link, teams
 
 app_name = "scoring"
 
@@ -12,31 +12,31 @@ TABLE = "table/<str:token>/"
 
 # (suffix, view, name): each is served under the match URL and under the table link.
 SHARED = [
-    ("", views.match_sheet, "match-sheet"),
-    ("entry/", views.match_entry, "match-entry"),
-    ("hands/", views.hand_create, "hand-create"),
-    ("hands/preview/", views.hand_preview, "hand-preview"),
+    ("", sheet.match_sheet, "match-sheet"),
+    ("entry/", sheet.match_entry, "match-entry"),
+    ("hands/", sheet.hand_create, "hand-create"),
+    ("hands/preview/", sheet.hand_preview, "hand-preview"),
     ("hands/<int:number>/edit/", corrections.hand_edit, "hand-edit"),
     ("hands/<int:number>/delete/", corrections.hand_delete, "hand-delete"),
-    ("confirm/", views.match_confirm, "match-confirm"),
-    ("deals/", team_views.deal_create, "deal-create"),
-    ("deals/<int:number>/edit/", team_views.deal_edit, "deal-edit"),
-    ("deals/<int:number>/delete/", team_views.deal_delete, "deal-delete"),
+    ("confirm/", sheet.match_confirm, "match-confirm"),
+    ("deals/", teams.deal_create, "deal-create"),
+    ("deals/<int:number>/edit/", teams.deal_edit, "deal-edit"),
+    ("deals/<int:number>/delete/", teams.deal_delete, "deal-delete"),
 ]
 
 urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
-    path(MATCH + "table-link/", views.table_link, name="table-link"),
+    path(MATCH + "table-link/", table_link.table_link, name="table-link"),
     path("t/<slug:slug>/manage/dispute/", disputes.dispute, name="dispute"),
     path(
         "t/<slug:slug>/manage/stages/<int:stage_id>/time/",
-        time_views.stage_time,
+        clock.stage_time,
         name="stage-time",
     ),
     path(
         "t/<slug:slug>/manage/matches/<int:match_id>/ruling/",
-        time_views.match_ruling,
+        clock.match_ruling,
         name="match-ruling",
     ),
 ]

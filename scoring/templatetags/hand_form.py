@@ -22,7 +22,7 @@ AUTOFOCUS = mark_safe(" autofocus")
 @register.simple_tag
 def hand_url(urls: Any, action: str, number: int) -> str:
     """The reversed URL that edits or deletes hand ``number`` (``urls``: the page's
-    :class:`scoring.views.MatchUrls`, which knows whether it is a table link)."""
+    :class:`scoring.views.base.MatchUrls`, which knows whether it is a table link)."""
     return str(urls.hand(action, number))
 
 

@@ -1,7 +1,7 @@
 """The team match sheet: entering, correcting and deleting a deal (its N boards).
 
 Served like every match view under the match URL and the table link
-(:func:`scoring.views.match_view`): the match sheet of a team tournament's match is this
+(:func:`scoring.views.base.match_view`): the match sheet of a team tournament's match is this
 page, so the table link (one phone per team, or per board) covers the team match. Every
 page works without JavaScript; the deal form is one plain form with a fieldset per board.
 The services (:mod:`scoring.deals`) lock and check everything again.
@@ -21,15 +21,21 @@ from django.views.decorators.http import require_http_methods, require_POST
 from engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
 from tournaments.models import Match, TeamMember
 
-from . import deals, loading, services
-from .access import MatchAccess, require_entry
-from .corrections import _correction_allowed
-from .deal_forms import DealForm, initial_for
-from .forms import labelled_problem
-from .models import Hand
-from .presenters import Block, Row, describe, present
-from .versions import HandChanged, StaleForm
-from .views import REFUSALS, base_context, match_view, names_of, refusal_message
+from .. import deals, loading, services
+from ..access import MatchAccess, require_entry
+from ..deal_forms import DealForm, initial_for
+from ..forms import labelled_problem
+from ..models import Hand
+from ..presenters import Block, Row, describe, present
+from ..versions import HandChanged, StaleForm
+from .base import (
+    REFUSALS,
+    base_context,
+    correction_allowed,
+    match_view,
+    names_of,
+    refusal_message,
+)
 
 TEMPLATE = "scoring/team_match.html"
 
@@ -274,7 +280,7 @@ def _seen(request: HttpRequest) -> dict[str, Any]:
 def deal_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
     """Correct a deal: every board of it, in one form. The form names the deal by its
     number and the version its page showed; a deal changed since is shown again."""
-    _correction_allowed(access)
+    correction_allowed(access)
     match = access.match
     members = members_of(match)
     if request.method == "GET":
@@ -311,7 +317,7 @@ def deal_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
 @match_view
 def deal_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
     """Delete a deal (all its boards), once asked."""
-    _correction_allowed(access)
+    correction_allowed(access)
     match = access.match
     if request.method == "GET":
         boards = _deal_boards(access, loading.load_hands(match), number)

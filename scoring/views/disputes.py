@@ -31,12 +31,12 @@ from engine.hands import Card, knock_limit
 from tournaments.models import Tournament
 from tournaments.views.base import manage_view, page
 
-from .forms import RESULT_NAMES, CardPicker, HandForm, _cards_field, card_choices
+from ..forms import RESULT_NAMES, CardPicker, HandForm, card_choices, cards_field
 
 
 class DisputeForm(CardPicker, forms.Form):
-    knocker_cards = _cards_field(_("Cards of the player who went out"))
-    defender_cards = _cards_field(_("Cards of the opponent"))
+    knocker_cards = cards_field(_("Cards of the player who went out"))
+    defender_cards = cards_field(_("Cards of the opponent"))
     knock_card = forms.ChoiceField(label=_("Knock card"), required=False)
 
     def __init__(self, *args: Any, rules: RuleSet, **kwargs: Any) -> None:

@@ -5,7 +5,7 @@ its id and the version that page showed (:mod:`scoring.versions`), so a double t
 second tab or an earlier hand deleted meanwhile never makes a change land on another
 hand, or on one that changed since. Such a form is answered 409 with the hand as it is
 now, and nothing is changed. Served under the match URL and the table link alike
-(:func:`scoring.views.match_view`).
+(:func:`scoring.views.base.match_view`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
@@ -22,25 +21,26 @@ from django.views.decorators.http import require_http_methods
 from tournaments.models import Match
 from tournaments.services import blocking_match
 
-from . import loading, services
-from .access import MatchAccess, require_entry
-from .forms import HandForm
-from .models import Hand
-from .presenters import describe
-from .versions import HandChanged, StaleForm, hand_version, seen_hand
-from .views import REFUSALS, base_context, match_view, names_of, refusal_message
+from .. import loading, services
+from ..access import MatchAccess
+from ..forms import HandForm
+from ..models import Hand
+from ..presenters import describe
+from ..versions import HandChanged, StaleForm, hand_version, seen_hand
+from .base import (
+    REFUSALS,
+    base_context,
+    correction_allowed,
+    match_view,
+    names_of,
+    refusal_message,
+)
 
 
 def _hand(access: MatchAccess, hands: list[Hand], number: int) -> Hand:
     if not 1 <= number <= len(hands):
         raise Http404(_("There is no hand %(number)d in this match.") % {"number": number})
     return hands[number - 1]
-
-
-def _correction_allowed(access: MatchAccess) -> None:
-    require_entry(access)
-    if access.match.status == Match.Status.COMPLETE and not access.can_direct:
-        raise PermissionDenied(_("This match is complete; only a director can correct it."))
 
 
 def _seen(request: HttpRequest) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def _stale(
 def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
     """Correct a hand in two steps (check, then confirm). The form names the hand by its
     id and the version its page showed: a hand changed since is shown again, not changed."""
-    _correction_allowed(access)
+    correction_allowed(access)
     match = access.match
     hands = loading.load_hands(match)
     if request.method == "GET":
@@ -178,7 +178,7 @@ def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
 def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpResponse:
     """Delete a hand, once asked. The form names the hand by its id and the version its
     page showed: a double tap deletes one hand, and a hand changed since is shown again."""
-    _correction_allowed(access)
+    correction_allowed(access)
     match = access.match
     hands = loading.load_hands(match)
     if request.method == "GET":

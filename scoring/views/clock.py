@@ -16,7 +16,7 @@ from tournaments.models import Match, Tournament
 from tournaments.views.base import manage_view
 from tournaments.views.stages import result, stage_of
 
-from . import timing
+from .. import timing
 
 
 @require_POST

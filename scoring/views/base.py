@@ -1,0 +1,165 @@
+"""What every view of a match shares, under the match URL and the table link alike (see
+:mod:`scoring.access`): :func:`match_view` resolves the match and the visitor's rights and
+turns closed or guessed links into pages, :func:`base_context` is what every match page
+shows, :func:`correction_allowed` who may correct a hand or a deal, and
+:data:`REFUSALS` / :func:`refusal_message` what a hand write may refuse and how it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial, wraps
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
+
+from engine import ScoringError
+from tournaments.models import Match
+from tournaments.routing import lock_tournament
+
+from .. import access as access_module
+from .. import services, table_links
+from ..access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
+from ..forms import sentence
+
+
+def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool = False) -> Any:
+    """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
+
+    ``write=True`` runs the look-up and the view in one transaction with the match row
+    locked from the start (``access.locked``), so the service need not read it again. The
+    response renders after the transaction, and a refusal must not leave it broken: the
+    services raise their refusals before their first write.
+    """
+    if view is None:
+        return partial(match_view, write=write)
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        where = {name: kwargs.pop(name) for name in ("slug", "match_id", "token") if name in kwargs}
+        try:
+            if write:
+                response = _locked_call(view, request, where, kwargs)
+            else:
+                response = view(request, access_module.resolve(request, **where), **kwargs)
+        except TokenRateLimited:
+            context = {
+                "reason": _("Too many wrong table links from this device. Try again later."),
+                "table_link": True,
+            }
+            return render(request, "scoring/table_closed.html", context, status=429)
+        except TableLinkClosed as closed:
+            reason = closed.reason
+            if request.method == "POST" and closed.match.status == Match.Status.COMPLETE:
+                # Sent from a page opened before the result was confirmed.
+                reason = f"{_('The result was confirmed meanwhile; nothing was changed.')} {reason}"
+            return render(
+                request,
+                "scoring/table_closed.html",
+                {"reason": reason, "match": closed.match, "table_link": True},
+                status=410,
+            )
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    return wrapper
+
+
+def _locked_call(
+    view: Callable[..., HttpResponse], request: HttpRequest, where: dict, kwargs: dict
+) -> HttpResponse:
+    """The view in a transaction that locked the match row first. The tournament's first
+    hand also writes the tournament row, which the lock order (tournaments.routing) wants
+    locked before the match: then the service says so before writing anything, and this
+    starts again with the tournament locked first."""
+    tournament_id = None
+    while True:
+        try:
+            with transaction.atomic():
+                if tournament_id is not None:
+                    lock_tournament(tournament_id)
+                access = access_module.resolve(request, lock=True, **where)
+                if tournament_id is not None:
+                    access = replace(access, tournament_locked=True)
+                return view(request, access, **kwargs)
+        except services.TournamentLockNeeded as needed:
+            if tournament_id is not None:
+                raise
+            tournament_id = needed.tournament_id
+
+
+# What a hand write may refuse with: numbering, the rules, a later match in the way.
+REFUSALS = (services.HandConflict, ScoringError, ValidationError)
+
+
+def refusal_message(error: Exception) -> str:
+    """One translated line for any of REFUSALS."""
+    if isinstance(error, ScoringError):
+        return sentence(error.render(_))
+    if isinstance(error, ValidationError):
+        return " ".join(error.messages)
+    return str(error)
+
+
+def names_of(match: Match) -> dict[str, str]:
+    return {"A": match.side_name("A"), "B": match.side_name("B")}
+
+
+class MatchUrls(dict[str, str]):
+    """The URLs a match page links to, reversed only when a template asks for one (a hand
+    entry's response shows two of them)."""
+
+    NAMES = {
+        "sheet": "match-sheet",
+        "entry": "match-entry",
+        "confirm": "match-confirm",
+        "create": "hand-create",
+        "preview": "hand-preview",
+    }
+
+    def __init__(self, access: MatchAccess) -> None:
+        super().__init__()
+        self.access = access
+        self.names = dict(self.NAMES)
+        if access.can_direct and access.token is None:
+            self.names["table_link"] = "table-link"
+
+    def __missing__(self, key: str) -> str:
+        if key not in self.names:
+            raise KeyError(key)
+        self[key] = url = self.access.url(self.names[key])
+        return url
+
+    def hand(self, action: str, number: int) -> str:
+        """``hand-edit`` or ``hand-delete`` of hand ``number``, by ``action`` (edit, delete)."""
+        return self.access.url(f"hand-{action}", number=number)
+
+
+def base_context(access: MatchAccess) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "access": access,
+        "match": access.match,
+        "tournament": access.tournament,
+        "urls": MatchUrls(access),
+        # The players' pages (base.html): no log-in link or director navigation.
+        "table_link": access.token is not None,
+    }
+    if access.can_direct and access.token is None:
+        match, request = access.match, access.request
+        context["table_url"] = SimpleLazyObject(lambda: table_links.table_url(match, request))
+    return context
+
+
+def correction_allowed(access: MatchAccess) -> None:
+    """Refuse (403) a correction or deletion of a hand or a deal by someone who may not
+    enter hands here, or, once the match is complete, by anyone but a director."""
+    require_entry(access)
+    if access.match.status == Match.Status.COMPLETE and not access.can_direct:
+        raise PermissionDenied(_("This match is complete; only a director can correct it."))
