@@ -16,7 +16,7 @@ from typing import Any
 
 from tournaments.models import Decision, Match
 
-from .records import _json_value, _list, _Record, _show
+from .fields import Record, quote, read_json, read_list
 from .schema import DECISION_FIELDS, DECISION_REFS, ArchiveError
 
 
@@ -31,15 +31,15 @@ class DecisionPlan:
 
 def check_decisions(data: Any, matches: dict[str, Match], entry_count: int) -> list[DecisionPlan]:
     plans = []
-    for i, raw in enumerate(_list(data, "decisions")):
-        record = _Record(raw, f"decisions[{i}]", (*DECISION_REFS, *DECISION_FIELDS))
+    for i, raw in enumerate(read_list(data, "decisions")):
+        record = Record(raw, f"decisions[{i}]", (*DECISION_REFS, *DECISION_FIELDS))
         key = record["match"]
         if not isinstance(key, str) or key not in matches:
-            raise ArchiveError(f"{record.at('match')} refers to no match: {_show(key)}")
+            raise ArchiveError(f"{record.at('match')} refers to no match: {quote(key)}")
         values = record.fields(Decision, DECISION_FIELDS)
-        basis = _json_value(values["basis"], record.at("basis"))
+        basis = read_json(values["basis"], record.at("basis"))
         if not isinstance(basis, dict):
-            raise ArchiveError(f"{record.at('basis')} must be an object, not {_show(basis)}")
+            raise ArchiveError(f"{record.at('basis')} must be an object, not {quote(basis)}")
         values["basis"] = basis
         plans.append(
             DecisionPlan(

@@ -17,7 +17,7 @@ from scoring.models import Hand
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
 from .decision_rows import check_decisions
-from .records import _field_value, _json_value, _list, _Record, _show, _text
+from .fields import Record, quote, read_field, read_json, read_list, read_text
 from .schema import (
     AUDIT_FIELDS,
     BUILD_KEY,
@@ -122,7 +122,7 @@ def check_archive(data: Any, *, slug: str | None = None) -> Plan:
     )
 
 
-def _check_document(data: Any) -> _Record:
+def _check_document(data: Any) -> Record:
     """The archive's top level: an object of this format and version, with its keys."""
     if not isinstance(data, dict):
         raise ArchiveError("the archive must be a JSON object")
@@ -131,11 +131,11 @@ def _check_document(data: Any) -> _Record:
     version = data.get("version")
     if type(version) is not int or version != VERSION:
         raise ArchiveError(
-            f"archive version {_show(version)} is not supported (expected {VERSION})"
+            f"archive version {quote(version)} is not supported (expected {VERSION})"
         )
     if not isinstance(data.get(BUILD_KEY, ""), str):
-        raise ArchiveError(f"archive.{BUILD_KEY} must be text, not {_show(data[BUILD_KEY])}")
-    return _Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
+        raise ArchiveError(f"archive.{BUILD_KEY} must be text, not {quote(data[BUILD_KEY])}")
+    return Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
 
 
 def _check_tournament(
@@ -143,7 +143,7 @@ def _check_tournament(
 ) -> tuple[dict[str, Any], RuleSet, dict[str, list[str]]]:
     """The tournament's field values (under ``slug`` if given, which must be free here),
     its rules, and the usernames of its owner, co-directors and scorekeepers."""
-    info = _Record(data, "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
+    info = Record(data, "tournament", TOURNAMENT_FIELDS + TOURNAMENT_USERS)
     values = info.fields(Tournament, TOURNAMENT_FIELDS)
     if not isinstance(values["rules"], dict):
         raise ArchiveError("tournament.rules must be an object (the rules snapshot)")
@@ -152,7 +152,7 @@ def _check_tournament(
     except ScoringError as error:
         raise ArchiveError(f"tournament.rules: {error}") from None
     if slug is not None:
-        values["slug"] = _field_value(Tournament._meta.get_field("slug"), slug, "--slug")
+        values["slug"] = read_field(Tournament._meta.get_field("slug"), slug, "--slug")
     if not values["slug"]:
         raise ArchiveError("tournament.slug must not be empty")
     if Tournament.objects.filter(slug=values["slug"]).exists():
@@ -162,24 +162,24 @@ def _check_tournament(
         )
     usernames = {"owner": [info.username("owner", null=False)]}
     for role in ("co_directors", "scorekeepers"):
-        names = _list(info[role], info.at(role))
-        usernames[role] = [_text(name, f"{info.at(role)}[{i}]") for i, name in enumerate(names)]
+        names = read_list(info[role], info.at(role))
+        usernames[role] = [read_text(name, f"{info.at(role)}[{i}]") for i, name in enumerate(names)]
     return values, rules, usernames
 
 
 def _check_players(data: Any) -> list[Player]:
     """The archive's players; no two share a club id, or a name and email."""
-    players = [_player(p, f"players[{i}]") for i, p in enumerate(_list(data, "players"))]
+    players = [_player(p, f"players[{i}]") for i, p in enumerate(read_list(data, "players"))]
     _check_players_distinct(players)
     return players
 
 
 def _player(raw: Any, where: str) -> Player:
-    record = _Record(raw, where, PLAYER_FIELDS, PLAYER_OPTIONAL_FIELDS)
+    record = Record(raw, where, PLAYER_FIELDS, PLAYER_OPTIONAL_FIELDS)
     values = record.fields(Player, PLAYER_FIELDS)
     for name in PLAYER_OPTIONAL_FIELDS:
         if name in raw:
-            values[name] = _field_value(Player._meta.get_field(name), raw[name], record.at(name))
+            values[name] = read_field(Player._meta.get_field(name), raw[name], record.at(name))
     return Player(**values)
 
 
@@ -191,8 +191,8 @@ def _check_entries(
     team's other player). In a team tournament every entry is a team of ``team_size``."""
     entries = []
     members: list[tuple[int, int, int]] = []
-    for i, raw in enumerate(_list(data, "entries")):
-        record = _Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS), ENTRY_TEAM_FIELDS)
+    for i, raw in enumerate(read_list(data, "entries")):
+        record = Record(raw, f"entries[{i}]", ("player", *ENTRY_FIELDS), ENTRY_TEAM_FIELDS)
         player = record.index("player", player_count, null=False)
         assert player is not None
         entry = Entry(**record.fields(Entry, ENTRY_FIELDS))
@@ -213,7 +213,7 @@ def _check_entries(
 def _check_distinct(values: list[Any], where: str, name: str, plural: str) -> None:
     repeated = [value for value, count in Counter(values).items() if count > 1]
     if repeated:
-        raise ArchiveError(f"{where}: two {plural} are {_show(repeated[0])} (each {name} once)")
+        raise ArchiveError(f"{where}: two {plural} are {quote(repeated[0])} (each {name} once)")
 
 
 def _check_players_distinct(players: list[Player]) -> None:
@@ -229,8 +229,8 @@ def _check_matches(
     sides: dict[str, tuple[int | None, int | None]] = {}
     routes: dict[str, tuple[str | None, str | None]] = {}
     records = []
-    for i, raw in enumerate(_list(data, "matches")):
-        record = _Record(
+    for i, raw in enumerate(read_list(data, "matches")):
+        record = Record(
             raw,
             f"matches[{i}]",
             MATCH_FIELDS + MATCH_ENTRIES + MATCH_ROUTES,
@@ -239,7 +239,7 @@ def _check_matches(
         match = Match(**record.fields(Match, MATCH_FIELDS))
         match.decided_on_time = raw.get("decided_on_time", False) is True
         if not match.key.isprintable():
-            raise ArchiveError(f"{record.at('key')} must be printable: {_show(match.key)}")
+            raise ArchiveError(f"{record.at('key')} must be printable: {quote(match.key)}")
         if match.key in sides:
             raise ArchiveError(f"{record.at('key')}: a second match {match.key!r}")
         a, b = record.index("side_a", entry_count), record.index("side_b", entry_count)
@@ -254,7 +254,7 @@ def _check_matches(
         for route, slot in (("next_match", "next_slot"), ("loser_next_match", "loser_next_slot")):
             target = record[route]
             if target is not None and (not isinstance(target, str) or target not in sides):
-                raise ArchiveError(f"{record.at(route)} refers to no match: {_show(target)}")
+                raise ArchiveError(f"{record.at(route)} refers to no match: {quote(target)}")
             if target == match.key:
                 raise ArchiveError(f"{record.at(route)}: a match cannot lead to itself")
             if (target is None) != (getattr(match, slot) == ""):
@@ -287,13 +287,13 @@ def _check_hands(
 ) -> list[tuple[Hand, str, str | None]]:
     hands: list[tuple[Hand, str, str | None]] = []
     by_match: dict[str, list[Hand]] = {}
-    for i, raw in enumerate(_list(data, "hands")):
-        record = _Record(
+    for i, raw in enumerate(read_list(data, "hands")):
+        record = Record(
             raw, f"hands[{i}]", ("match", *HAND_FIELDS, "entered_by"), HAND_OPTIONAL_FIELDS
         )
         key = record["match"]
         if not isinstance(key, str) or key not in matches:
-            raise ArchiveError(f"{record.at('match')} refers to no match: {_show(key)}")
+            raise ArchiveError(f"{record.at('match')} refers to no match: {quote(key)}")
         hand = Hand(**record.fields(Hand, (*HAND_FIELDS, *HAND_OPTIONAL_FIELDS)))
         hands.append((hand, key, record.username("entered_by")))
         by_match.setdefault(key, []).append(hand)
@@ -333,13 +333,13 @@ def _check_audit(
     stage_count: int = 0,
 ) -> list[tuple[AuditEntry, str | None, Any]]:
     rows = []
-    for i, raw in enumerate(_list(data, "audit")):
-        record = _Record(raw, f"audit[{i}]", (*AUDIT_FIELDS, "user", "object", "before", "after"))
+    for i, raw in enumerate(read_list(data, "audit")):
+        record = Record(raw, f"audit[{i}]", (*AUDIT_FIELDS, "user", "object", "before", "after"))
         row = AuditEntry(**record.fields(AuditEntry, AUDIT_FIELDS))
         ref = None
         if record["object"] is not None:
-            obj = _Record(record["object"], record.at("object"), ("type", "ref"))
-            row.object_type = _field_value(
+            obj = Record(record["object"], record.at("object"), ("type", "ref"))
+            row.object_type = read_field(
                 AuditEntry._meta.get_field("object_type"), obj["type"], obj.at("type")
             )
             ref = _check_ref(obj, row.object_type, entry_count, matches, hands, stage_count)
@@ -350,7 +350,7 @@ def _check_audit(
             return value
 
         for name in ("before", "after"):
-            value = _json_value(record[name], record.at(name))
+            value = read_json(record[name], record.at(name))
             if value is not None and not isinstance(value, dict):
                 raise ArchiveError(f"{record.at(name)} must be an object or null")
             setattr(row, name, map_sides(value, row.object_type, entry_index))
@@ -359,7 +359,7 @@ def _check_audit(
 
 
 def _check_ref(
-    obj: _Record,
+    obj: Record,
     object_type: str,
     entry_count: int,
     matches: dict[str, Match],
@@ -383,5 +383,5 @@ def _check_ref(
     }.get(object_type)
     if ok is None or not ok():
         kind = object_type if object_type.isprintable() else repr(object_type)
-        raise ArchiveError(f"{obj.at('ref')} refers to no {kind}: {_show(ref)}")
+        raise ArchiveError(f"{obj.at('ref')} refers to no {kind}: {quote(ref)}")
     return ref

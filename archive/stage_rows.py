@@ -16,7 +16,7 @@ from engine import RuleSet, ScoringError, resolve_rules
 from pairing.tiebreaks import Tiebreak
 from tournaments.models import Match, Stage, Tournament
 
-from .records import _list, _Record, _show
+from .fields import Record, quote, read_list
 from .schema import STAGE_ENTRIES, STAGE_FIELDS, ArchiveError
 from .stage_structure import stage_problems
 
@@ -32,11 +32,11 @@ class StagePlan:
 
 def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[StagePlan]:
     plans = []
-    for i, raw in enumerate(_list(data, "stages")):
-        record = _Record(raw, f"stages[{i}]", STAGE_FIELDS + STAGE_ENTRIES)
+    for i, raw in enumerate(read_list(data, "stages")):
+        record = Record(raw, f"stages[{i}]", STAGE_FIELDS + STAGE_ENTRIES)
         stage = Stage(tournament=tournament, **record.fields(Stage, STAGE_FIELDS))
         if stage.number != i + 1:
-            raise ArchiveError(f"{record.at('number')} must be {i + 1}, not {_show(stage.number)}")
+            raise ArchiveError(f"{record.at('number')} must be {i + 1}, not {quote(stage.number)}")
         names = stage.tiebreaks
         if (
             not isinstance(names, list)
@@ -44,13 +44,13 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
             or len(set(map(str, names))) != len(names)
             or any(name not in set(Tiebreak) for name in names)
         ):
-            raise ArchiveError(f"{record.at('tiebreaks')}: not a list of tiebreaks {_show(names)}")
+            raise ArchiveError(f"{record.at('tiebreaks')}: not a list of tiebreaks {quote(names)}")
         if not isinstance(stage.rules, dict) or not isinstance(stage.round_rules, dict):
             raise ArchiveError(f"{record.where}: rules and round_rules must be objects")
         for round_ in [None, *stage.round_rules]:
             try:
                 if round_ is not None and round_ != "final" and not str(round_).isdigit():
-                    raise ArchiveError(f"{record.at('round_rules')}: {_show(round_)} is no round")
+                    raise ArchiveError(f"{record.at('round_rules')}: {quote(round_)} is no round")
                 spec = stage.rules_for_round(None)
                 spec.update(stage.round_rules[round_] if round_ is not None else {})
                 resolve_rules(spec)
@@ -59,16 +59,16 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
 
         def index(value: Any, where: str) -> int:
             if type(value) is not int or not 0 <= value < entry_count:
-                raise ArchiveError(f"{where} refers to no entry: {_show(value)}")
+                raise ArchiveError(f"{where} refers to no entry: {quote(value)}")
             return value
 
         entrants = [
             index(v, f"{record.at('entrants')}[{n}]")
-            for n, v in enumerate(_list(record["entrants"], record.at("entrants")))
+            for n, v in enumerate(read_list(record["entrants"], record.at("entrants")))
         ]
         pools = [
-            [index(v, record.at("pools")) for v in _list(pool, record.at("pools"))]
-            for pool in _list(record["pools"], record.at("pools"))
+            [index(v, record.at("pools")) for v in read_list(pool, record.at("pools"))]
+            for pool in read_list(record["pools"], record.at("pools"))
         ]
         points = record["start_points"]
         if not isinstance(points, dict):
@@ -76,7 +76,7 @@ def check_stages(data: Any, entry_count: int, tournament: Tournament) -> list[St
         start_points = {}
         for key, value in points.items():
             if not str(key).isdigit() or type(value) is not int or not 0 <= value <= 1000:
-                raise ArchiveError(f"{record.at('start_points')}: {_show(key)}: {_show(value)}")
+                raise ArchiveError(f"{record.at('start_points')}: {quote(key)}: {quote(value)}")
             start_points[index(int(key), record.at("start_points"))] = value
         called = record["time_called"]
         if not isinstance(called, dict) or any(
@@ -97,12 +97,12 @@ def check_match_stages(
     for n, plan in enumerate(stages):
         unknown = [key for key in plan.time_called if key not in keys]
         if unknown:
-            raise ArchiveError(f"stages[{n}].time_called refers to no match: {_show(unknown[0])}")
+            raise ArchiveError(f"stages[{n}].time_called refers to no match: {quote(unknown[0])}")
     numbers: dict[str, int | None] = {}
     for i, (raw, match) in enumerate(zip(raw_matches, matches, strict=True)):
         number = raw.get("stage")
         if number is not None and (type(number) is not int or not 1 <= number <= len(stages)):
-            raise ArchiveError(f"matches[{i}].stage refers to no stage: {_show(number)}")
+            raise ArchiveError(f"matches[{i}].stage refers to no stage: {quote(number)}")
         if number is None and stages:
             raise ArchiveError(f"matches[{i}].stage: a tournament in stages has no other match")
         numbers[match.key] = number
