@@ -189,8 +189,17 @@ def test_bench_report_shape_and_query_counts():
     counts = report["cards"]
     assert counts["melds"]["dealt"]["hands"] == 60 and counts["melds"]["melded"]["us_per_hand"] > 0
     assert counts["layoffs"]["melded"]["us_per_hand"] > 0
-    assert any(name.startswith("optimal melds, µs per hand") for name in names)
-    assert any(name.startswith("lay-offs") for name in names)
+    for kind in ("dealt", "melded"):
+        assert counts["anchor"][kind]["hands"] == 60 and counts["anchor"][kind]["us_per_hand"] > 0
+        assert counts["melds"][kind]["ratio_rlcard"] > 0
+    assert counts["layoffs"]["melded"]["ratio_rlcard"] > 0
+    melds_check = next(c for c in report["budgets"] if c["name"].startswith("optimal melds"))
+    assert melds_check["name"].startswith("optimal melds ÷ RLCard's deadwood")
+    assert melds_check["budget"] == "≤ 1"
+    layoffs_check = next(c for c in report["budgets"] if c["name"].startswith("lay-offs"))
+    assert layoffs_check["name"].startswith("lay-offs per melded knock ÷ RLCard's deadwood")
+    assert layoffs_check["value"] == counts["layoffs"]["melded"]["ratio_rlcard"]
+    assert layoffs_check["budget"] == "≤ 3"
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
 
