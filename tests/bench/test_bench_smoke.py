@@ -186,8 +186,8 @@ def test_bench_report_shape_and_query_counts():
     assert (recompute["anchor_reference_us"], recompute["budget_s"]) == (18.0, 1.0)
     assert recompute["recompute_at_reference_s"] > 0
     check = next(c for c in report["budgets"] if c["name"].startswith("club rating"))
-    assert "where RLCard's deadwood takes 18 µs a hand" in check["name"]
-    assert f"{recompute['recompute_cpu_s']} s raw" in check["name"]
+    assert "CPU s where RLCard takes 18 µs a hand" in check["name"]
+    assert f"(raw {recompute['recompute_cpu_s']} s)" in check["name"]
     assert check["value"] == recompute["recompute_at_reference_s"] and check["budget"] == "< 1"
     assert check["pass"] == (recompute["recompute_at_reference_s"] < 1.0)
     assert club["player_page"]["equal"], club["player_page"]["queries"]
