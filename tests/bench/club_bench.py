@@ -4,8 +4,15 @@
   spread over tournaments; :func:`club.ratings.recompute` rates them all again in the
   order played and stores every row (the whole rebuild a correction to the first match
   costs: each sample flips the winner of the first match played, then recomputes).
-  Budget: under one second of CPU. The pure replay through openskill alone is
-  reported beside it.
+  Budget: one second of CPU on a machine where RLCard's deadwood routine takes 18 µs a
+  hand, i.e. 1 s × (that routine's µs per hand measured in this run ÷ 18). The anchor
+  (:mod:`tests.bench.rlcard_anchor`, on the cards bench's dealt hands) is timed before
+  the first sample and after every sample (anchor, recompute, anchor, recompute, …,
+  anchor), each sample is judged against the mean of the two passes either side of it
+  (its seconds × 18 ÷ those µs: what it would take where RLCard takes 18 µs), and the
+  median of those is held to 1 s: a busy moment slows a sample and the passes beside it
+  alike. The raw seconds, the anchor's µs and the pure replay through openskill alone
+  are reported beside it.
 - **Player page**: one player in T tournaments (200 by default), each a played-out
   eight-player bracket with a hand per match; ``/players/<id>/`` is requested with the
   ratings current. Its queries must be the same at T/4 and T tournaments (they do not
@@ -32,9 +39,12 @@ from django.utils import timezone
 from club import ratings
 from club.rating import Played, replay
 from scoring.models import Hand
+from tests.bench import cards_bench, rlcard_anchor
 from tournaments.models import Entry, Match, Player, Tournament
 
-RECOMPUTE_BUDGET_SECONDS = 1.0
+RECOMPUTE_BUDGET_SECONDS = 1.0  # on a machine where the anchor takes ANCHOR_REFERENCE_US
+ANCHOR_REFERENCE_US = 18.0  # RLCard's deadwood routine, µs per hand
+ANCHOR_DEALS = 2000  # the cards bench's dealt hands (two a deal)
 CLUB_PLAYERS = 200
 PER_TOURNAMENT = 100  # matches in each of the recompute's tournaments
 
@@ -43,6 +53,32 @@ def _cpu(action: Any) -> tuple[Any, float, float]:
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     result = action()
     return result, time.process_time() - start_cpu, time.perf_counter() - start_wall
+
+
+def anchor_hands(deals: int = ANCHOR_DEALS) -> list[list[rlcard_anchor.Card]]:
+    """The cards bench's dealt hands (its seed), as RLCard hands."""
+    dealt = cards_bench.deals("dealt", deals, cards_bench.SEED)
+    return cards_bench.anchor_hands([mask for deal in dealt for mask in deal])
+
+
+def anchor_us(hands: list[list[rlcard_anchor.Card]]) -> float:
+    """CPU µs per hand of RLCard's deadwood routine over ``hands``."""
+    start = time.process_time()
+    for hand in hands:
+        rlcard_anchor.deadwood(hand)
+    return (time.process_time() - start) / len(hands) * 1e6
+
+
+def at_reference(seconds: list[float], anchors: list[float]) -> float:
+    """The median of ``seconds`` as they would be where the anchor takes
+    :data:`ANCHOR_REFERENCE_US`: each scaled by the anchor passes either side of it
+    (``anchors``: one more than ``seconds``, timed before, between and after them)."""
+    if len(anchors) != len(seconds) + 1:
+        raise ValueError("one anchor pass before each sample and one after the last")
+    return statistics.median(
+        spent * ANCHOR_REFERENCE_US / ((anchors[i] + anchors[i + 1]) / 2)
+        for i, spent in enumerate(seconds)
+    )
 
 
 def build_matches(total: int, *, owner: Any, seed: int = 17) -> None:
@@ -88,7 +124,9 @@ def build_matches(total: int, *, owner: Any, seed: int = 17) -> None:
         Match.objects.bulk_create(matches)
 
 
-def measure_recompute(matches: int, *, owner: Any, samples: int = 3) -> dict[str, Any]:
+def measure_recompute(
+    matches: int, *, owner: Any, samples: int = 5, anchor_deals: int = ANCHOR_DEALS
+) -> dict[str, Any]:
     with transaction.atomic():
         build_matches(matches, owner=owner)
     rows = list(
@@ -99,9 +137,11 @@ def measure_recompute(matches: int, *, owner: Any, samples: int = 3) -> dict[str
     )
     played = [Played(pk, a, b, w == "A") for pk, a, b, w in rows]
     pure = [_cpu(lambda: list(replay(played)))[1] for _ in range(samples)]
-    full_cpu, full_wall = [], []
+    full_cpu, full_wall, anchor = [], [], []
+    hands = anchor_hands(anchor_deals)
     first = played[0].match_id
     ratings.recompute()
+    anchor.append(anchor_us(hands))
     for _ in range(samples):
         # A correction to the first match ever played: every row is rewritten.
         flip = {"A": "B", "B": "A"}[Match.objects.get(pk=first).winner_side]
@@ -110,6 +150,7 @@ def measure_recompute(matches: int, *, owner: Any, samples: int = 3) -> dict[str
         assert rated >= matches, (rated, matches)  # the bench's played tournaments too
         full_cpu.append(cpu)
         full_wall.append(wall)
+        anchor.append(anchor_us(hands))
     _rated, current_cpu, _wall = _cpu(ratings.ensure_current)
     return {
         "matches": matches,
@@ -119,6 +160,10 @@ def measure_recompute(matches: int, *, owner: Any, samples: int = 3) -> dict[str
         "recompute_cpu_s": round(statistics.median(full_cpu), 3),
         "recompute_wall_s": round(statistics.median(full_wall), 3),
         "unchanged_check_ms": round(current_cpu * 1000, 2),
+        "anchor_us": round(statistics.median(anchor), 2),
+        "anchor_hands": len(hands),
+        "anchor_reference_us": ANCHOR_REFERENCE_US,
+        "recompute_at_reference_s": round(at_reference(full_cpu, anchor), 3),
         "budget_s": RECOMPUTE_BUDGET_SECONDS,
     }
 

@@ -179,6 +179,17 @@ def test_bench_report_shape_and_query_counts():
     assert swiss["median_cpu_s"] > 0 and swiss["rematches"] == 0
     club = report["club"]
     assert club["recompute"]["matches"] == 300
+    # The recompute's budget: 1 s where RLCard's deadwood takes 18 µs a hand, each sample
+    # scaled by the routine's µs measured beside it.
+    recompute = club["recompute"]
+    assert recompute["anchor_us"] > 0 and recompute["anchor_hands"] == 4000
+    assert (recompute["anchor_reference_us"], recompute["budget_s"]) == (18.0, 1.0)
+    assert recompute["recompute_at_reference_s"] > 0
+    check = next(c for c in report["budgets"] if c["name"].startswith("club rating"))
+    assert "CPU s where RLCard takes 18 µs a hand" in check["name"]
+    assert f"(raw {recompute['recompute_cpu_s']} s)" in check["name"]
+    assert check["value"] == recompute["recompute_at_reference_s"] and check["budget"] == "< 1"
+    assert check["pass"] == (recompute["recompute_at_reference_s"] < 1.0)
     assert club["player_page"]["equal"], club["player_page"]["queries"]
     assert any(name.startswith("pair round 9 of a 33-player Swiss") for name in names)
     rematches = report["rematches"]
@@ -189,8 +200,17 @@ def test_bench_report_shape_and_query_counts():
     counts = report["cards"]
     assert counts["melds"]["dealt"]["hands"] == 60 and counts["melds"]["melded"]["us_per_hand"] > 0
     assert counts["layoffs"]["melded"]["us_per_hand"] > 0
-    assert any(name.startswith("optimal melds, µs per hand") for name in names)
-    assert any(name.startswith("lay-offs") for name in names)
+    for kind in ("dealt", "melded"):
+        assert counts["anchor"][kind]["hands"] == 60 and counts["anchor"][kind]["us_per_hand"] > 0
+        assert counts["melds"][kind]["ratio_rlcard"] > 0
+    assert counts["layoffs"]["melded"]["ratio_rlcard"] > 0
+    melds_check = next(c for c in report["budgets"] if c["name"].startswith("optimal melds"))
+    assert melds_check["name"].startswith("optimal melds ÷ RLCard's deadwood")
+    assert melds_check["budget"] == "≤ 1"
+    layoffs_check = next(c for c in report["budgets"] if c["name"].startswith("lay-offs"))
+    assert layoffs_check["name"].startswith("lay-offs per melded knock ÷ RLCard's deadwood")
+    assert layoffs_check["value"] == counts["layoffs"]["melded"]["ratio_rlcard"]
+    assert layoffs_check["budget"] == "≤ 3"
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
 
