@@ -1,8 +1,11 @@
-"""The project's imports, read from the source with ``ast`` (nothing is imported or run).
+"""The project's imports, read from the source with ``ast`` (nothing is imported or run),
+and the code map drawn from them.
 
-``tests/test_layout.py`` checks the layout with it: no circle between modules or apps,
-every app on its floor, no private name taken from another module, no app or module too
-big, the pure packages pure.
+One walk serves both: ``tests/test_layout.py`` checks the layout with it (no circle
+between modules or apps, every app on its floor, no private name taken from another
+module, no app or module too big, the pure packages pure), and ``make map``
+(``python -m tests.layout_map``) writes docs/map.md from it: the apps floor by floor,
+their size, their imports, and a Mermaid graph of them.
 
 Every import counts: top-level ones, those inside functions, under ``TYPE_CHECKING``, and
 the dotted strings of ``include("app.urls")`` and ``import_module("…")``."""
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "docs" / "map.md"
 
 # The floors, from the ground up: each app and the apps it stands on. An app may import
 # the apps it stands on and everything below them, never an app beside or above it.
@@ -380,3 +384,81 @@ def impure(modules: Mapping[str, Module], pure: Mapping[str, set[str]] = PURE) -
         if project or foreign:
             wrong.append(f"{module.name} imports {', '.join(project + foreign)}")
     return wrong
+
+
+# The map: docs/map.md, written by `make map`.
+
+
+def draw(modules: Mapping[str, Module], table: Mapping[str, set[str]] = STANDS_ON) -> str:
+    per_app = lines_per_app(modules)
+    total = sum(per_app.values())
+    count = defaultdict(int)
+    for module in modules.values():
+        count[module.app] += 1
+    floor = floors(table)
+    below = allowed(table)
+    arrows = app_imports(modules)
+    apps = sorted(per_app, key=lambda app: (floor.get(app, 99), app))
+    out = [
+        "# The map of the apps",
+        "",
+        "Drawn from the code by `make map` (`tests/layout_map.py`, the same import walk as",
+        "`tests/test_layout.py`, which fails when this file is not what `make map` would",
+        "write now): do not edit it by hand. Every import counts, those inside functions and",
+        "under `TYPE_CHECKING` included; tests and migrations are left out.",
+        "",
+        "Floors from the ground up: an app may import the apps it stands on and everything",
+        "below them (`STANDS_ON` in `tests/layout_map.py`), never an app beside or above it.",
+        "",
+        "| floor | app | stands on | modules | lines | % of the project |",
+        "|---|---|---|---|---|---|",
+    ]
+    for app in apps:
+        on = ", ".join(f"`{lower}`" for lower in sorted(table.get(app, ()))) or "nothing"
+        out.append(
+            f"| {floor.get(app, '?')} | `{app}/` | {on} | {count[app]} | {per_app[app]:,} "
+            f"| {100 * per_app[app] / total:.1f}% |"
+        )
+    out += [
+        f"| | **all** | | {len(modules)} | {total:,} | 100% |",
+        "",
+        "## Imports",
+        "",
+        "Each arrow: the app imported and, in brackets, how many modules of the importing",
+        "app import it. An arrow its floor does not allow is marked **against the floors**.",
+        "",
+        "| app | imports |",
+        "|---|---|",
+    ]
+    for app in apps:
+        targets = arrows.get(app, {})
+        shown = [
+            f"→ `{other}` ({len(users)})"
+            + ("" if other in below.get(app, set()) else " **against the floors**")
+            for other, users in sorted(targets.items(), key=lambda t: (floor.get(t[0], 99), t[0]))
+        ]
+        out.append(f"| `{app}` | {' · '.join(shown) or 'nothing of the project'} |")
+    out += ["", "```mermaid", "graph BT"]
+    for app in apps:
+        out.append(f'    {app}["{app}<br/>{per_app[app]:,} lines"]')
+    links = []
+    for app in apps:
+        for other, users in arrows.get(app, {}).items():
+            out.append(f"    {app} -->|{len(users)}| {other}")
+            links.append(other in below.get(app, set()))
+    out += [
+        f"    linkStyle {number} stroke:#c00,stroke-width:3px"
+        for number, fine in enumerate(links)
+        if not fine
+    ]
+    out += ["```", ""]
+    return "\n".join(out)
+
+
+def main() -> None:
+    MAP.write_text(draw(walk()))
+    print(f"Wrote {MAP.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,12 +1,13 @@
-"""The code map (docs/code.md, linked from the README) holds: every import counted (those
-inside functions and under TYPE_CHECKING too), no circle between modules, no two apps
-importing each other nor any longer circle between apps, every app on its floor, no
-private name taken from another module, no app over a quarter of the lines, no module
-past 500 lines, a pure ground floor, and no Django internals.
+"""The code map (docs/code.md, linked from the README, and docs/map.md, drawn from the code
+by `make map`) holds: every import counted (those inside functions and under
+TYPE_CHECKING too), no circle between modules, no two apps importing each other nor any
+longer circle between apps, every app on its floor, no private name taken from another
+module, no app over a quarter of the lines, no module past 500 lines, a pure ground floor,
+no Django internals, and a map that is what `make map` draws now.
 
-Read from the source with ``ast`` (``tests/layout_map.py``); nothing is imported or run.
-The second half runs each check on a small package written for the test, so that each is
-seen to fail."""
+Read from the source with ``ast`` (``tests/layout_map.py``, the walk ``make map`` draws
+with too); nothing is imported or run. The second half runs each check on a small package
+written for the test, so that each is seen to fail."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ import pytest
 
 from tests import layout_map
 from tests.layout_map import (
+    MAP,
     PURE,
     ROOT,
     STANDS_ON,
     app_circles,
+    draw,
     floor_offenders,
     impure,
     module_circles,
@@ -105,6 +108,10 @@ def test_every_app_is_installed_and_on_the_code_map():
         if f"| `{app}/` |" not in code_map
     ]
     assert wrong == [], offenders(wrong)
+
+
+def test_the_map_is_what_make_map_draws_now(project):
+    assert MAP.read_text() == draw(project), "docs/map.md is out of date: run `make map`"
 
 
 # Each check, seen to fail on a small package written for the test.
@@ -236,3 +243,24 @@ def test_the_ground_floor_importing_django_or_the_project_is_reported(tmp_path):
         "pure.rules imports networkx",
     ]
     assert impure(modules, {"pure": {"networkx", "django"}}) == ["pure.late imports app.x"]
+
+
+def test_the_map_counts_importing_modules_and_marks_arrows_against_the_floors(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "low/__init__.py": "import high\n",
+            "high/__init__.py": "",
+            "high/a.py": "import low\n",
+            "high/b.py": "from low import thing\n",
+        },
+    )
+    drawn = draw(modules, {"low": set(), "high": {"low"}})
+    assert "| 0 | `low/` | nothing | 1 | 1 | 33.3% |" in drawn
+    assert "| 1 | `high/` | `low` | 3 | 2 | 66.7% |" in drawn
+    assert "| `high` | → `low` (2) |" in drawn
+    assert "| `low` | → `high` (1) **against the floors** |" in drawn
+    assert "    high -->|2| low" in drawn
+    assert "    low -->|1| high" in drawn
+    assert "linkStyle 0 stroke:#c00" in drawn
+    assert "linkStyle 1 " not in drawn
