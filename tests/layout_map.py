@@ -392,7 +392,7 @@ def impure(modules: Mapping[str, Module], pure: Mapping[str, set[str]] = PURE) -
 def draw(modules: Mapping[str, Module], table: Mapping[str, set[str]] = STANDS_ON) -> str:
     per_app = lines_per_app(modules)
     total = sum(per_app.values())
-    count = defaultdict(int)
+    count: dict[str, int] = defaultdict(int)
     for module in modules.values():
         count[module.app] += 1
     floor = floors(table)
