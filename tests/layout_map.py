@@ -251,8 +251,13 @@ def strongly_connected(graph: Mapping[str, Iterable[str]]) -> list[list[str]]:
 
 
 def module_circles(modules: Mapping[str, Module]) -> list[str]:
+    """Each circle of modules, with the imports that close it: "a → b, c; b → a"."""
     graph = {name: module.imports for name, module in modules.items()}
-    return [f"{len(circle)} modules: " + ", ".join(circle) for circle in strongly_connected(graph)]
+    return [
+        f"{len(circle)} modules: "
+        + "; ".join(f"{name} → {', '.join(sorted(graph[name] & set(circle)))}" for name in circle)
+        for circle in strongly_connected(graph)
+    ]
 
 
 def app_imports(modules: Mapping[str, Module]) -> dict[str, dict[str, list[str]]]:

@@ -135,7 +135,7 @@ def test_a_circle_between_modules_is_reported(tmp_path):
             "a/alone.py": "import a.x\n",
         },
     )
-    assert module_circles(modules) == ["3 modules: a.x, a.y, a.z"]
+    assert module_circles(modules) == ["3 modules: a.x → a.y; a.y → a.z; a.z → a.x"]
 
 
 def test_a_circle_closed_by_deferred_imports_is_reported(tmp_path):
@@ -151,7 +151,7 @@ def test_a_circle_closed_by_deferred_imports_is_reported(tmp_path):
             ),
         },
     )
-    assert module_circles(modules) == ["2 modules: a.x, a.y"]
+    assert module_circles(modules) == ["2 modules: a.x → a.y; a.y → a.x"]
 
 
 def test_a_private_name_taken_from_another_module_is_reported(tmp_path):
