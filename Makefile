@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons events
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons events map
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -102,6 +102,12 @@ loadtest: $(DEV_STAMP)
 ## duplicated, verify_tournament agrees; report in .bench/faults.json
 faults: $(DEV_STAMP)
 	$(PY) -m tests.load.faults
+
+## map: docs/map.md drawn from the code: the apps floor by floor (modules, lines, share),
+## their imports with the count of importing modules, and a Mermaid graph of them
+## (tests/layout_map.py, the import walk tests/test_layout.py checks the layout with)
+map: $(DEV_STAMP)
+	$(PY) -m tests.layout_map
 
 ## messages: recompile the translation catalogues (the .mo files are committed too)
 messages: $(DEV_STAMP)

@@ -1,43 +1,36 @@
-"""The code map (docs/code.md, linked from the README) holds: one app per concern, lower
-apps never import higher ones, no import cycle between modules, no module past 500 lines,
-and no Django internals.
+"""The code map (docs/code.md, linked from the README, and docs/map.md, drawn from the code
+by `make map`) holds: every import counted (those inside functions and under
+TYPE_CHECKING too), no circle between modules, no two apps importing each other nor any
+longer circle between apps, every app on its floor, no private name taken from another
+module, no app over a quarter of the lines, no module past 500 lines, a pure ground floor,
+no Django internals, and a map that is what `make map` draws now.
 
-Read from the source with ``ast``; nothing is imported or run."""
+Read from the source with ``ast`` (``tests/layout_map.py``, the walk ``make map`` draws
+with too); nothing is imported or run. The second half runs each check on a small package
+written for the test, so that each is seen to fail."""
 
 from __future__ import annotations
 
-import ast
-import subprocess
-from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Each app and the apps it may import. A lower app knows nothing of the ones above it. The
-# engine (scoring/engine: pure Python, the rules) sits below them all; any app may use it.
-ENGINE = "engine"
-ALLOWED = {
-    "tournaments": set(),
-    "scoring": {"tournaments"},
-    "public": {"tournaments", "scoring", "standings", "money", "pairing"},
-    "printing": {"tournaments", "scoring", "public", "standings", "money", "pairing"},
-    "archive": {"tournaments", "scoring", "pairing", "standings"},
-    "backups": {"tournaments", "scoring", "archive"},
-    "club": {"tournaments", "scoring", "public", "printing", "standings", "money", "pairing"},
-}
-# The one exception to the order: public's standings.json reads the club rating from its
-# store, and the standings (page and PDF) the prizes from the money store; the store itself
-# stands on tournaments and scoring only (below public).
-RATING_STORE = {
-    "club.ratings",
-    "club.models",
-    "club.rating",
-    "money.pool",
-    "money.money",
-    "money.templatetags.club_money",
-}
-ALLOWED_MODULES = {"public": RATING_STORE, "printing": RATING_STORE}
-PROJECT = {*ALLOWED, "config"}
-MAX_LINES = 500
+import pytest
+
+from tests import layout_map
+from tests.layout_map import (
+    MAP,
+    PURE,
+    ROOT,
+    STANDS_ON,
+    app_circles,
+    draw,
+    floor_offenders,
+    impure,
+    module_circles,
+    oversized,
+    private_imports,
+    walk,
+)
+
 INTERNALS = (
     "django.db.models.sql",
     "get_compiler",
@@ -48,131 +41,226 @@ INTERNALS = (
 )
 
 
-def sources() -> list[Path]:
-    listed = subprocess.run(
-        ["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
-    return [
-        ROOT / name
-        for name in listed
-        if not name.startswith("tests/") and "/migrations/" not in name and (ROOT / name).exists()
-    ]
+def offenders(found: list[str]) -> str:
+    return "\n" + "\n".join(found)
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+@pytest.fixture(scope="module")
+def project() -> dict[str, layout_map.Module]:
+    modules = walk()
+    # The walk reads the project, not nothing: every app of the table on disk is in it.
+    assert {"engine", "tournaments", "scoring", "config"} <= {m.app for m in modules.values()}
+    return modules
 
 
-def imports(path: Path, *, top_level_only: bool) -> set[str]:
-    """The project modules ``path`` imports (relative imports resolved): for
-    ``from package import name``, ``package.name`` when that is a module, else ``package``."""
-    modules = {module_name(source) for source in sources()}
-    tree = ast.parse(path.read_text())
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
-    found = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package[: len(package) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            for alias in node.names:
-                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
-    return {name for name in found if name.split(".")[0] in PROJECT}
+def test_no_circle_between_modules(project):
+    found = module_circles(project)
+    assert found == [], "modules importing each other, round a circle:" + offenders(found)
 
 
-def test_lower_apps_never_import_higher_ones():
-    wrong = []
-    for path in sources():
-        app = module_name(path).split(".")[0]
-        if app not in ALLOWED:
-            continue
-        in_engine = module_name(path).startswith(ENGINE)
-        for name in imports(path, top_level_only=False):
-            other = name.split(".")[0]
-            if in_engine and not name.startswith(ENGINE):
-                wrong.append(f"{module_name(path)} (the pure engine) imports {name}")
-            if name.startswith(ENGINE):
-                continue
-            if name in ALLOWED_MODULES.get(app, set()):
-                continue
-            if other != app and other not in ALLOWED[app]:
-                wrong.append(f"{module_name(path)} imports {name}")
-    assert wrong == []
+def test_no_two_apps_import_each_other_nor_any_circle_of_apps(project):
+    found = app_circles(project)
+    assert found == [], "apps importing each other:" + offenders(found)
 
 
-def test_the_rating_store_stands_below_public():
-    """What public may import of club imports nothing above scoring."""
-    for name in RATING_STORE:
-        path = ROOT / (name.replace(".", "/") + ".py")
-        assert path.exists(), name
-        above = {
-            i
-            for i in imports(path, top_level_only=False)
-            if i.split(".")[0] not in {"tournaments", "scoring"}
-        }
-        assert above <= RATING_STORE, f"{name} imports {above - RATING_STORE}"
+def test_every_app_imports_only_the_apps_below_its_floor(project):
+    found = floor_offenders(project)
+    assert found == [], "imports against the floors (STANDS_ON):" + offenders(found)
 
 
-def test_no_import_cycle_between_modules():
-    modules = {module_name(path): path for path in sources()}
-    graph = defaultdict(set)
-    for name, path in modules.items():
-        for imported in imports(path, top_level_only=True):
-            # "from package import module" names the module; else the module itself.
-            while imported and imported not in modules:
-                imported = imported.rpartition(".")[0]
-            if imported and imported != name:
-                graph[name].add(imported)
-    state: dict[str, str] = {}
-    cycles = []
-
-    def visit(name: str, trail: list[str]) -> None:
-        state[name] = "open"
-        for nxt in sorted(graph[name]):
-            if state.get(nxt) == "open":
-                cycles.append(" → ".join([*trail[trail.index(nxt) :], nxt]))
-            elif nxt not in state:
-                visit(nxt, [*trail, nxt])
-        state[name] = "done"
-
-    for name in sorted(modules):
-        if name not in state:
-            visit(name, [name])
-    assert cycles == []
+def test_no_private_name_is_taken_from_another_module(project):
+    found = private_imports(project)
+    assert found == [], "private names taken from another module:" + offenders(found)
 
 
-def test_no_module_is_longer_than_500_lines():
-    long = {
-        str(path.relative_to(ROOT)): count
-        for path in sources()
-        if (count := len(path.read_text().splitlines())) > MAX_LINES
-    }
-    assert long == {}
+def test_no_app_over_a_quarter_of_the_lines_and_no_module_over_500(project):
+    found = oversized(project)
+    assert found == [], "too big:" + offenders(found)
 
 
-def test_no_django_internals():
+def test_the_ground_floor_imports_no_django_and_nothing_of_the_project(project):
+    assert set(PURE) <= {m.app for m in project.values()}
+    found = impure(project)
+    assert found == [], "the pure packages import:" + offenders(found)
+
+
+def test_no_django_internals(project):
     used = [
-        f"{path.relative_to(ROOT)}: {marker}"
-        for path in sources()
+        f"{module.file}: {marker}"
+        for module in project.values()
         for marker in INTERNALS
-        if marker in path.read_text()
+        if marker in module.path.read_text()
     ]
-    assert used == []
+    assert used == [], "Django internals:" + offenders(used)
 
 
-def test_every_app_is_installed_and_on_the_map():
+def test_every_app_is_installed_and_on_the_code_map():
     from django.conf import settings
 
     code_map = (ROOT / "docs" / "code.md").read_text()
-    for app in ALLOWED:
-        assert app in settings.INSTALLED_APPS
-        assert f"| `{app}/` |" in code_map, f"{app}/ is missing from the code map, docs/code.md"
+    wrong = [
+        f"{app} is not in INSTALLED_APPS"
+        for app in STANDS_ON
+        if app not in {*PURE, "config"} and app not in settings.INSTALLED_APPS
+    ] + [
+        f"{app}/ is missing from the code map, docs/code.md"
+        for app in STANDS_ON
+        if f"| `{app}/` |" not in code_map
+    ]
+    assert wrong == [], offenders(wrong)
+
+
+def test_the_map_is_what_make_map_draws_now(project):
+    assert MAP.read_text() == draw(project), "docs/map.md is out of date: run `make map`"
+
+
+# Each check, seen to fail on a small package written for the test.
+
+
+def write(root: Path, files: dict[str, str]) -> dict[str, layout_map.Module]:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return walk(root, files)
+
+
+def test_a_circle_between_modules_is_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "a/__init__.py": "",
+            "a/x.py": "from a import y\n",
+            "a/y.py": "from . import z\n",
+            "a/z.py": "import a.x\n",
+            "a/alone.py": "import a.x\n",
+        },
+    )
+    assert module_circles(modules) == ["3 modules: a.x → a.y; a.y → a.z; a.z → a.x"]
+
+
+def test_a_circle_closed_by_deferred_imports_is_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "a/__init__.py": "",
+            "a/x.py": "def f():\n    from a.y import g\n    return g()\n",
+            "a/y.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n    from a.x import f\n"
+                "def g():\n    return 1\n"
+            ),
+        },
+    )
+    assert module_circles(modules) == ["2 modules: a.x → a.y; a.y → a.x"]
+
+
+def test_a_private_name_taken_from_another_module_is_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "a/__init__.py": "",
+            "a/x.py": "_hidden = 1\n_ = str\ndef __getattr__(name): ...\n",
+            "a/y.py": "from a.x import _hidden, _, __getattr__\n",
+            "a/z.py": "from a import x\nVALUE = x._hidden\n",
+            "a/w.py": "import a.x as ax\nimport a.x\nVALUE = ax._hidden + a.x._hidden\n",
+            "a/own.py": "_mine = 1\nclass C:\n    _field = 2\nVALUE = C._field + _mine\n",
+        },
+    )
+    assert private_imports(modules) == [
+        "a.w takes a.x._hidden",
+        "a.y takes a.x._hidden",
+        "a.z takes a.x._hidden",
+    ]
+
+
+def test_two_apps_importing_each_other_and_a_longer_circle_are_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "a/__init__.py": "",
+            "a/x.py": "import b.x\n",
+            "b/__init__.py": "",
+            "b/x.py": "def f():\n    import a.x\n",
+            "c/__init__.py": "from d import y\n",
+            "d/__init__.py": "",
+            "d/y.py": "import e\n",
+            "e/__init__.py": "import c\n",
+        },
+    )
+    assert app_circles(modules) == [
+        "a ⇄ b: a imports b in a.x; b imports a in b.x",
+        "circle between apps: c, d, e",
+    ]
+
+
+def test_an_import_against_the_floors_is_reported(tmp_path):
+    files = {
+        "low/__init__.py": "",
+        "low/x.py": "from high import y\n",
+        "high/__init__.py": "",
+        "high/y.py": "import low.x\nimport top\n",
+        "top/__init__.py": "import low\n",
+        "stray/__init__.py": "",
+    }
+    table = {"low": set(), "high": {"low"}, "top": {"high"}}
+    assert floor_offenders(write(tmp_path, files), table) == [
+        "stray is not in the table of floors (tests/layout_map.py STANDS_ON)",
+        "high.y (high) imports top (top)",
+        "low.x (low) imports high.y (high)",
+    ]
+    assert layout_map.floors(table) == {"low": 0, "high": 1, "top": 2}
+    assert layout_map.allowed(table)["top"] == {"low", "high"}
+
+
+def test_an_app_over_a_quarter_and_a_module_over_500_lines_are_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "big/__init__.py": "",
+            "big/long.py": "x = 1\n" * 501,
+            **{f"small{n}/__init__.py": "x = 1\n" * 400 for n in range(3)},
+        },
+    )
+    assert oversized(modules) == [
+        "big: 501 of 1701 lines (29.5%, at most 25%)",
+        "big/long.py: 501 lines (at most 500)",
+    ]
+
+
+def test_the_ground_floor_importing_django_or_the_project_is_reported(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "pure/__init__.py": "import dataclasses\nfrom . import rules\n",
+            "pure/rules.py": "import networkx\n",
+            "pure/late.py": "def f():\n    from django.db import models\n    import app.x\n",
+            "app/__init__.py": "",
+            "app/x.py": "import pure\n",
+        },
+    )
+    assert impure(modules, {"pure": set()}) == [
+        "pure.late imports app.x, django",
+        "pure.rules imports networkx",
+    ]
+    assert impure(modules, {"pure": {"networkx", "django"}}) == ["pure.late imports app.x"]
+
+
+def test_the_map_counts_importing_modules_and_marks_arrows_against_the_floors(tmp_path):
+    modules = write(
+        tmp_path,
+        {
+            "low/__init__.py": "import high\n",
+            "high/__init__.py": "",
+            "high/a.py": "import low\n",
+            "high/b.py": "from low import thing\n",
+        },
+    )
+    drawn = draw(modules, {"low": set(), "high": {"low"}})
+    assert "| 0 | `low/` | nothing | 1 | 1 | 33.3% |" in drawn
+    assert "| 1 | `high/` | `low` | 3 | 2 | 66.7% |" in drawn
+    assert "| `high` | → `low` (2) |" in drawn
+    assert "| `low` | → `high` (1) **against the floors** |" in drawn
+    assert "    high -->|2| low" in drawn
+    assert "    low -->|1| high" in drawn
+    assert "linkStyle 0 stroke:#c00" in drawn
+    assert "linkStyle 1 " not in drawn
