@@ -12,11 +12,11 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from club.models import Season
+from money.models import Payment, SidePot, SidePotEntry, TournamentMoney
 from tournaments import audit, changes
 from tournaments.models import Entry, Tournament
 from tournaments.unique import save_with_free_slug, taken
-
-from .models import Payment, Season, SidePot, SidePotEntry, TournamentMoney
 
 RESERVED_SLUGS = frozenset({"new"})
 

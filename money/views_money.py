@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from club import services
-from club.models import Payment, SidePot
+from money.models import Payment, SidePot
 from money.money import Prize, cents
 from money.prizes import PlacePrize, PotPrizes, prizes, settings_of
 from money.templatetags.club_money import money, percent
@@ -192,7 +192,7 @@ def page_context(
 @require_GET
 @manage_view
 def money_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "club/money.html", page_context(request, tournament))
+    return render(request, "money/money.html", page_context(request, tournament))
 
 
 @require_POST
@@ -201,7 +201,7 @@ def money_save(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = MoneyForm(request.POST)
     if not form.is_valid():
         return render(
-            request, "club/money.html", page_context(request, tournament, form), status=400
+            request, "money/money.html", page_context(request, tournament, form), status=400
         )
     data = form.cleaned_data
     services.save_money(
@@ -243,7 +243,7 @@ def payment_save(request: HttpRequest, tournament: Tournament, entry_id: int) ->
 def prizes_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
-    return render(request, "club/prizes.html", {"tournament": tournament, "prizes": found})
+    return render(request, "money/prizes.html", {"tournament": tournament, "prizes": found})
 
 
 @require_GET

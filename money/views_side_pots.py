@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club import services
-from club.models import SidePot
+from money.models import SidePot
 from money.views_money import EntrantsForm, SidePotForm, page_context
 from tournaments.models import Tournament
 from tournaments.views.base import manage_view, message_text
@@ -38,7 +38,7 @@ def _save(request: HttpRequest, tournament: Tournament, pot: SidePot | None) -> 
             messages.success(request, _("Side pot %(name)s saved.") % {"name": saved.name})
             return redirect("money:money", slug=tournament.slug)
     context = page_context(request, tournament, pot_form=form, pot=pot)
-    return render(request, "club/money.html", context, status=400)
+    return render(request, "money/money.html", context, status=400)
 
 
 @require_POST

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from club.models import SidePot, TournamentMoney
+from money.models import SidePot, TournamentMoney
 from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player

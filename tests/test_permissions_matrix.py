@@ -66,7 +66,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from club import ratings
-from club.models import Season, SidePot
+from club.models import Season
+from money.models import SidePot
 from scoring import services as scoring_services
 from scoring import timing
 from scoring.deals import deal_rows, deal_version

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from club.models import Payment, TournamentMoney
+from money.models import Payment, TournamentMoney
 from money.money import payouts, shares
 from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from backups.sqlite import backup
 from club import services
-from club.models import SidePot, SidePotEntry
+from money.models import SidePot, SidePotEntry
 from money.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.backups.test_backups import count, live_database, sqlite_only
