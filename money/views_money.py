@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from club import services
+from money import services
 from money.models import Payment, SidePot
 from money.money import Prize, cents
 from money.prizes import PlacePrize, PotPrizes, prizes, settings_of

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from club import services
+from money import services
 from money.models import SidePot
 from money.views_money import EntrantsForm, SidePotForm, page_context
 from tournaments.models import Tournament

@@ -14,7 +14,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from backups.sqlite import backup
-from club import services
+from money import services
 from money.models import SidePot, SidePotEntry
 from money.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
