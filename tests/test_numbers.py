@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
+from money.forms import parse_percentages
 from money.models import SidePot, TournamentMoney
-from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from money.forms import parse_percentages
 from money.models import Payment, TournamentMoney
 from money.money import payouts, shares
-from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Entry

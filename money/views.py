@@ -1,23 +1,23 @@
-"""Money pages: the director's (fee, payout table, who paid what) and the public prizes
-page with its PDF. Writes are for the tournament's directors only (``manage_view``)."""
+"""Money pages: the director's (fee, payout table, who paid what, side pots: add one,
+change it, tick who is in, delete it) and the public prizes page with its PDF. Every write
+is a POST from a plain form (no JavaScript needed), for the tournament's directors only
+(``manage_view``); a refused one changes nothing and says why."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any
 
-from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from money import services
+from money.forms import EntrantsForm, MoneyForm, PaymentForm, SidePotForm
 from money.models import Payment, SidePot
 from money.money import Prize, cents
 from money.prizes import PlacePrize, PotPrizes, prizes, settings_of
@@ -27,90 +27,8 @@ from printing.pdfs import render_standings
 from printing.pdfs.standings import StandingsRow, StandingsSheet
 from printing.views import pdf_response
 from tournaments.models import Entry, Tournament
-from tournaments.number_fields import IdsChoiceField
-from tournaments.numbers import decimal_in
 from tournaments.permissions import shown_to
 from tournaments.views.base import manage_view, message_text
-
-
-def parse_percentages(text: str) -> tuple[Decimal, ...]:
-    """ "50, 30, 20" as percentages per place; ValueError unless each is 0–100 and they
-    add up to 100 (or nothing is given)."""
-    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
-    if len(parts) > 64:
-        raise ValueError(text)
-    # Finite, 0–100, in plain form (1e2 is 100): tournaments.numbers.
-    values = tuple(decimal_in(p.strip().rstrip("%"), low=0, high=100, places=4) for p in parts)
-    if values and sum(values) != 100:
-        raise ValueError(text)
-    return values
-
-
-class PayoutForm(forms.Form):
-    """The payout table and its rounding unit, as the main pool and a side pot take them."""
-
-    payout = forms.CharField(
-        label=gettext_lazy("Payout table (percent per place)"),
-        required=False,
-        help_text=gettext_lazy("For example 50, 30, 20: they must add up to 100."),
-    )
-    rounding = forms.DecimalField(
-        label=gettext_lazy("Round prizes down to"),
-        min_value=Decimal("0.01"),
-        max_digits=8,
-        decimal_places=2,
-    )
-
-    def clean_payout(self) -> tuple[Decimal, ...]:
-        try:
-            return parse_percentages(self.cleaned_data.get("payout", ""))
-        except ValueError:
-            raise forms.ValidationError(
-                _("Give percentages from 0 to 100 that add up to 100."), code="payout"
-            ) from None
-
-
-class MoneyForm(PayoutForm):
-    entry_fee = forms.DecimalField(
-        label=gettext_lazy("Entry fee"), min_value=0, max_digits=8, decimal_places=2
-    )
-    currency = forms.CharField(label=gettext_lazy("Currency"), max_length=8, required=False)
-    field_order = ["entry_fee", "currency", "payout", "rounding"]
-
-
-class SidePotForm(PayoutForm):
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=80)
-    buy_in = forms.DecimalField(
-        label=gettext_lazy("Buy-in"), min_value=0, max_digits=8, decimal_places=2
-    )
-    field_order = ["name", "buy_in", "payout", "rounding"]
-
-    @staticmethod
-    def auto_id(pot: SidePot | None) -> str:
-        """Field ids unique on a page of several pots: the new pot's form, or ``pot``'s."""
-        return "new-pot-%s" if pot is None else f"pot{pot.pk}-%s"
-
-    @classmethod
-    def of(cls, pot: SidePot) -> SidePotForm:
-        """The form to change ``pot``, filled in (ids unique on a page of several pots)."""
-        initial = {
-            "name": pot.name,
-            "buy_in": pot.buy_in,
-            "payout": ", ".join(str(p) for p in pot.payout),
-            "rounding": pot.rounding,
-        }
-        return cls(initial=initial, auto_id=cls.auto_id(pot))
-
-
-class EntrantsForm(forms.Form):
-    """A side pot's tick-boxes: the entries in it (of this tournament only)."""
-
-    entry = IdsChoiceField(queryset=Entry.objects.none(), required=False)
-
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["entry"]
-        field.queryset = tournament.entries.select_related("player")  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,17 +39,6 @@ class PotPanel:
     form: SidePotForm
     entries: list[tuple[Entry, bool]]
     summary: PotPrizes
-
-
-class PaymentForm(forms.Form):
-    method = forms.ChoiceField(
-        label=gettext_lazy("Paid by"),
-        choices=[("", gettext_lazy("Not paid")), *Payment.Method.choices],
-        required=False,
-    )
-    amount = forms.DecimalField(
-        label=gettext_lazy("Amount"), min_value=0, max_digits=8, decimal_places=2, required=False
-    )
 
 
 def page_context(
@@ -236,6 +143,73 @@ def payment_save(request: HttpRequest, tournament: Tournament, entry_id: int) ->
             )
     else:
         messages.error(request, _("That payment could not be read: nothing was changed."))
+    return redirect("money:money", slug=tournament.slug)
+
+
+def _save(request: HttpRequest, tournament: Tournament, pot: SidePot | None) -> HttpResponse:
+    form = SidePotForm(request.POST, auto_id=SidePotForm.auto_id(pot))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            saved = services.save_side_pot(
+                tournament=tournament,
+                pot=pot,
+                name=data["name"],
+                buy_in=data["buy_in"],
+                payout=list(data["payout"]),
+                rounding=data["rounding"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, message_text(error))
+        else:
+            messages.success(request, _("Side pot %(name)s saved.") % {"name": saved.name})
+            return redirect("money:money", slug=tournament.slug)
+    context = page_context(request, tournament, pot_form=form, pot=pot)
+    return render(request, "money/money.html", context, status=400)
+
+
+@require_POST
+@manage_view
+def side_pot_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _save(request, tournament, None)
+
+
+@require_POST
+@manage_view
+def side_pot_save(request: HttpRequest, tournament: Tournament, pot_id: int) -> HttpResponse:
+    return _save(request, tournament, get_object_or_404(SidePot, pk=pot_id, tournament=tournament))
+
+
+@require_POST
+@manage_view
+def side_pot_entrants(request: HttpRequest, tournament: Tournament, pot_id: int) -> HttpResponse:
+    pot = get_object_or_404(SidePot, pk=pot_id, tournament=tournament)
+    form = EntrantsForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        messages.error(request, _("That list of players could not be read: nothing was changed."))
+        return redirect("money:money", slug=tournament.slug)
+    try:
+        services.set_side_pot_entrants(
+            pot=pot, entries=list(form.cleaned_data["entry"]), user=request.user
+        )
+    except ValidationError as error:
+        messages.error(request, message_text(error))
+    else:
+        messages.success(request, _("Who is in %(name)s saved.") % {"name": pot.name})
+    return redirect("money:money", slug=tournament.slug)
+
+
+@require_POST
+@manage_view
+def side_pot_delete(request: HttpRequest, tournament: Tournament, pot_id: int) -> HttpResponse:
+    pot = get_object_or_404(SidePot, pk=pot_id, tournament=tournament)
+    try:
+        services.delete_side_pot(pot=pot, user=request.user)
+    except ValidationError as error:
+        messages.error(request, message_text(error))
+    else:
+        messages.success(request, _("Side pot %(name)s deleted.") % {"name": pot.name})
     return redirect("money:money", slug=tournament.slug)
 
 
