@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from public.ratings import entry_players
+from club.standings_ratings import entry_players
 from standings.data import load
 from tournaments.models import Match, Tournament
 from tournaments.permissions import shown_to

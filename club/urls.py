@@ -21,7 +21,6 @@ urlpatterns = [
     path("seasons/new/", season_views.season_create, name="season-create"),
     path("seasons/<slug:slug>/", season_views.season_page, name="season"),
     path("seasons/<slug:slug>/edit/", season_views.season_edit, name="season-edit"),
-    path("seasons/<slug:slug>/standings.pdf", season_views.season_pdf, name="season-pdf"),
     path("seasons/<slug:slug>/standings.csv", exports.season_csv, name="season-csv"),
     path("seasons/<slug:slug>/export.json", season_views.season_export, name="season-export"),
 ]

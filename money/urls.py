@@ -1,5 +1,5 @@
 """One tournament's money: the director's money page, payments, side pots, and the
-public prizes page and PDF."""
+public prizes page (its PDF is printed by :mod:`printing`, at ``/t/<slug>/prizes.pdf``)."""
 
 from django.urls import path
 
@@ -36,5 +36,4 @@ urlpatterns = [
         name="side-pot-delete",
     ),
     path("t/<slug:slug>/prizes/", views.prizes_page, name="prizes"),
-    path("t/<slug:slug>/prizes.pdf", views.prizes_pdf, name="prizes-pdf"),
 ]

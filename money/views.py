@@ -5,7 +5,6 @@ is a POST from a plain form (no JavaScript needed), for the tournament's directo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -13,19 +12,12 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from money import services
 from money.forms import EntrantsForm, MoneyForm, PaymentForm, SidePotForm
 from money.models import Payment, SidePot
-from money.money import Prize, cents
-from money.prizes import PlacePrize, PotPrizes, prizes, settings_of
-from money.templatetags.club_money import money, percent
-from printing.documents import labels
-from printing.pdfs import render_standings
-from printing.pdfs.standings import StandingsRow, StandingsSheet
-from printing.views import pdf_response
+from money.prizes import PotPrizes, prizes, settings_of
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import shown_to
 from tournaments.views.base import manage_view, message_text
@@ -218,64 +210,3 @@ def prizes_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     found = prizes(tournament)
     return render(request, "money/prizes.html", {"tournament": tournament, "prizes": found})
-
-
-@require_GET
-def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
-    found = prizes(tournament)
-    currency = found.money.currency
-    rows = _prize_rows(found.places, found.winners, currency)
-    for side in found.side_pots:
-        rows += (
-            _side_pot_heading(side, currency),
-            *_prize_rows(side.places, side.winners, currency),
-        )
-    subtitle = _("Prize pool: %(pool)s %(currency)s") % {
-        "pool": money(found.pool),
-        "currency": currency,
-    }
-    sheet = StandingsSheet(
-        tournament.name,
-        _("Prizes"),
-        (_("Share"), _("Prize")),
-        rows,
-        subtitle=subtitle,
-        page_size=tournament.page_size,
-    )
-    return pdf_response(render_standings(sheet, labels=labels()), f"{slug}-prizes.pdf")
-
-
-def _prize_rows(
-    places: Sequence[PlacePrize], winners: Sequence[Prize], currency: str
-) -> tuple[StandingsRow, ...]:
-    """The prize of each place, then (once places are decided) of each winner by name,
-    each list under a line that says what it is."""
-    rows = tuple(
-        StandingsRow(str(p.place), "", (f"{percent(p.percent)} %", f"{money(p.cents)} {currency}"))
-        for p in places
-    )
-    if rows:
-        rows = (StandingsRow("", _("Payout table"), ("", "")), *rows)
-    if winners:
-        rows += (StandingsRow("", _("Winners"), ("", "")),)
-        rows += tuple(
-            StandingsRow(w.place_label, w.name, ("", f"{money(w.cents)} {currency}"))
-            for w in winners
-        )
-    return rows
-
-
-def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
-    """A side pot's line in the prizes PDF: its name, buy-in and entrants; its pool."""
-    count = len(side.entrants)
-    entrants = ngettext("%(counter)s player in", "%(counter)s players in", count) % {
-        "counter": count
-    }
-    text = _("Side pot: %(name)s · buy-in %(buy_in)s %(currency)s · %(entrants)s") % {
-        "name": side.pot.name,
-        "buy_in": money(cents(side.pot.buy_in)),
-        "currency": currency,
-        "entrants": entrants,
-    }
-    return StandingsRow("", text, ("", f"{money(side.pool)} {currency}"))

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from club.standings_ratings import club_rating_column
 from money.pool import standing_prizes
-from public.ratings import club_rating_column
 from standings.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
 from standings.data import PublicData, load
 from standings.standings import Standing

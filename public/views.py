@@ -28,6 +28,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
+from club.standings_ratings import entry_ratings, with_club_ratings
 from money.pool import standing_prizes
 from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from standings.data import PublicData, format_line, load, team_members
@@ -48,7 +49,6 @@ from .live import (
     unpacked,
     visitor_tag,
 )
-from .ratings import entry_ratings, with_club_ratings
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"

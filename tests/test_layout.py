@@ -18,11 +18,11 @@ ENGINE = "engine"
 ALLOWED = {
     "tournaments": set(),
     "scoring": {"tournaments"},
-    "public": {"tournaments", "scoring", "standings", "money", "pairing"},
-    "printing": {"tournaments", "scoring", "public", "standings", "money", "pairing"},
+    "public": {"tournaments", "scoring", "standings", "money", "club", "pairing"},
+    "printing": {"tournaments", "scoring", "public", "standings", "money", "club", "pairing"},
     "archive": {"tournaments", "scoring", "pairing", "standings"},
     "backups": {"tournaments", "scoring", "archive"},
-    "club": {"tournaments", "scoring", "public", "printing", "standings", "money", "pairing"},
+    "club": {"tournaments", "scoring", "standings", "pairing"},
 }
 # The one exception to the order: public's standings.json reads the club rating from its
 # store, and the standings (page and PDF) the prizes from the money store; the store itself
@@ -32,6 +32,7 @@ RATING_STORE = {
     "club.models",
     "club.rating",
     "money.pool",
+    "money.models",
     "money.money",
     "money.templatetags.club_money",
 }

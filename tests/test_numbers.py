@@ -101,7 +101,9 @@ def test_money_and_percentages_show_in_the_pages_language(client):
         ).content.decode()
     assert "100 %" in html and "25,00 €" in html
     assert "E+" not in html and "e+" not in html
-    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    pdf = client.get(
+        reverse("printing:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es"
+    )
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Premios" in text
     assert "100 %" in text and "25,00 €" in text and "e+2" not in text.lower()
