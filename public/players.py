@@ -17,7 +17,7 @@ bracket's "Winner of W1-2" placeholders and the live score of a table from
 :mod:`standings.board`.
 
 What this module does not do: load anything, or know about requests and htmx
-(:mod:`public.find`).
+(:mod:`public.views.find`).
 """
 
 from __future__ import annotations

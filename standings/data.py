@@ -3,7 +3,7 @@
 :func:`load` reads a tournament's matches with both players and all of its hands (through
 :mod:`scoring.services`, the one loader of hands) and computes its standings. Players are
 read by name and seed only; their email and phone are not even loaded. Used by the pages
-(:mod:`public.views`) and by the bracket and standings PDFs (:mod:`printing.standings_documents`).
+(:mod:`public.views.tournament`) and by the bracket and standings PDFs (:mod:`printing.standings_documents`).
 """
 
 from __future__ import annotations

@@ -15,13 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
+from club import services
+from club.forms import SeasonForm
+from club.models import Season
+from club.season_archive import dumps, export_season
+from club.season_data import season_table
 from tournaments.permissions import is_director
-
-from . import services
-from .forms import SeasonForm
-from .models import Season
-from .season_archive import dumps, export_season
-from .season_data import season_table
 
 
 @require_GET

@@ -30,16 +30,8 @@ from django.views.decorators.http import condition, require_GET
 
 from club.standings_ratings import entry_ratings, with_club_ratings
 from money.pool import standing_prizes
-from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from standings.data import PublicData, format_line, load, team_members
-from standings.stages import QUALIFYING, StageView
-from standings.stats import seed_key
-from tournaments.models import Match, Stage, Tournament
-from tournaments.rules_text import rules_summary
-from tournaments.stages import current_stage
-
-from . import live as live_pages
-from .live import (
+from public import live as live_pages
+from public.live import (
     headers,
     last_modified,
     live,
@@ -49,6 +41,13 @@ from .live import (
     unpacked,
     visitor_tag,
 )
+from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
+from standings.data import PublicData, format_line, load, team_members
+from standings.stages import QUALIFYING, StageView
+from standings.stats import seed_key
+from tournaments.models import Match, Stage, Tournament
+from tournaments.rules_text import rules_summary
+from tournaments.stages import current_stage
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
