@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from club.standings_ratings import club_rating_column
 from money.pool import standing_prizes
 from standings.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
-from standings.data import PublicData, load
+from standings.data import Results, load
 from standings.standings import Standing
 from tournaments.models import Match, Tournament
 
@@ -35,7 +35,7 @@ from .pdfs import (
 )
 
 
-def _subtitle(data: PublicData, *extra: str) -> str:
+def _subtitle(data: Results, *extra: str) -> str:
     tournament = data.tournament
     parts = [
         formats.date_format(tournament.date, "DATE_FORMAT"),

@@ -42,7 +42,7 @@ from public.live import (
     visitor_tag,
 )
 from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from standings.data import PublicData, format_line, load, team_members
+from standings.data import Results, format_line, load, team_members
 from standings.stages import QUALIFYING, StageView
 from standings.stats import seed_key
 from tournaments.models import Match, Stage, Tournament
@@ -78,7 +78,7 @@ def _render(request: HttpRequest | None, template_name: str, context: dict[str, 
         return template.render(base)
 
 
-def page_context(data: PublicData, *, club_columns: bool = True) -> dict[str, Any]:
+def page_context(data: Results, *, club_columns: bool = True) -> dict[str, Any]:
     """What the tournament page's regions (and the projector's panels) show;
     ``club_columns``: the standings' prize and club rating columns (the projector's
     standings have neither)."""
@@ -277,7 +277,7 @@ class Panel:
     title: str
 
 
-def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
+def display_panels(data: Results, tables: list[LiveTable]) -> list[Panel]:
     """The projector's panels in the order they cycle: the bracket (or results), the
     losers' bracket, the standings, then the tables in play, a panel per
     :data:`DISPLAY_TABLES_PER_PANEL` tables."""
@@ -306,7 +306,7 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
     return panels
 
 
-def _current_view(data: PublicData) -> StageView | None:
+def _current_view(data: Results) -> StageView | None:
     current = current_stage(data.stages)
     if current is None:
         return None
