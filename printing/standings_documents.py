@@ -1,7 +1,7 @@
 """The bracket and the standings on paper, built from what the public pages show
 (:func:`standings.data.load`), in the tournament's language.
 
-Like :mod:`printing.documents` (the scoresheets), each ``*_document`` function loads what
+Like :mod:`printing.scoresheet_documents`, each ``*_document`` function loads what
 it needs with a fixed number of queries and returns the plain dataclasses of
 :mod:`printing.pdfs` with the :class:`~printing.pdfs.Labels` to print them with.
 """
@@ -21,7 +21,7 @@ from standings.data import Results, load
 from standings.standings import Standing
 from tournaments.models import Match, Tournament
 
-from .documents import labels
+from .labels import labels
 from .pdfs import (
     BracketEntry,
     BracketMatch,

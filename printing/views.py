@@ -19,7 +19,7 @@ Who sees what:
   (the table list of round ``r`` of stage ``n``) and ``/t/<slug>/stages/<n>/standings.pdf``
   (the stage's standings with every tiebreak's value and their order).
 
-Every PDF is in the tournament's language and page size (see :mod:`printing.documents`).
+Every PDF is in the tournament's language and page size (see :mod:`printing.scoresheet_documents`).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ from scoring.views import table_url
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, shown_to
 
-from . import documents as pdf_data
+from . import labels as printed
 from . import prize_documents, season_documents, stage_documents, standings_documents
+from . import scoresheet_documents as pdf_data
 from .pdfs import render_bracket, render_scoresheets, render_standings
 from .pdfs.team_sheet import render_team_scoresheets
 
@@ -210,11 +211,11 @@ def stage_standings_pdf(request: HttpRequest, slug: str, stage: int) -> HttpResp
 def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     sheet = prize_documents.prizes_document(tournament)
-    return pdf_response(render_standings(sheet, labels=pdf_data.labels()), f"{slug}-prizes.pdf")
+    return pdf_response(render_standings(sheet, labels=printed.labels()), f"{slug}-prizes.pdf")
 
 
 @require_GET
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     sheet = season_documents.season_document(season)
-    return pdf_response(render_standings(sheet, labels=pdf_data.labels()), f"{slug}-season.pdf")
+    return pdf_response(render_standings(sheet, labels=printed.labels()), f"{slug}-season.pdf")
