@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from money.models import Payment, SidePot, TournamentMoney
 from money.money import cents, payouts, shares
-from money.templatetags.club_money import money
+from money.templatetags.money_tags import money
 from tournaments.models import Tournament
 
 

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from money.money import Prize, cents
 from money.prizes import PlacePrize, PotPrizes, prizes
-from money.templatetags.club_money import money, percent
+from money.templatetags.money_tags import money, percent
 from tournaments.models import Tournament
 
 from .pdfs.standings import StandingsRow, StandingsSheet

@@ -34,7 +34,7 @@ RATING_STORE = {
     "money.pool",
     "money.models",
     "money.money",
-    "money.templatetags.club_money",
+    "money.templatetags.money_tags",
 }
 ALLOWED_MODULES = {"public": RATING_STORE, "printing": RATING_STORE}
 PROJECT = {*ALLOWED, "config"}
