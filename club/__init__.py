@@ -1,7 +1,6 @@
 """Club life across tournaments: the club rating, player pages, seasons and exports.
 
-Above ``public`` in the code map (it reads the standings the public pages compute), with
-one exception held by ``tests/test_layout.py``: the rating store (:mod:`club.models` and
-:mod:`club.ratings`) imports only ``tournaments`` and ``scoring``, so ``public`` may read it
-for ``standings.json``.
+Below ``public`` and ``printing`` in the code map: it reads the standings
+(:mod:`standings`), and the public pages and PDFs show its rating
+(:mod:`club.standings_ratings`) and print its seasons.
 """

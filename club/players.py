@@ -114,13 +114,42 @@ def load(
 ) -> PlayerPage:
     """The page of ``player`` (already checked visible); statistics over the period."""
     ratings.ensure_current()
-    entries = list(
+    entries = _entries(player)
+    entry_ids = {entry.pk for entry in entries}
+    by_tournament, staged = _tournament_matches(entries)
+    own = [
+        m
+        for matches in by_tournament.values()
+        for m in matches
+        if (m.side_a_id in entry_ids or m.side_b_id in entry_ids)
+        and not m.is_bye
+        and m.has_both_sides
+    ]
+    history = _rating_history(player)
+    change_of = {row.match_id: shown(row.mu_after) - shown(row.mu_before) for row in history}
+    record = _record(own, entry_ids, change_of, period_from, period_to)
+    played = _tournaments_played(entries, by_tournament, staged, history, change_of)
+    return _page(player, played, record, history, change_of, period_from, period_to)
+
+
+def _entries(player: Player) -> list[Entry]:
+    """The player's own entries (no teams) in tournaments already public, latest first
+    (one query)."""
+    return list(
         Entry.objects.filter(player=player, team_name="")  # a player's own record: no teams
         .exclude(tournament__status=Tournament.Status.DRAFT)  # not public yet
         .select_related("tournament")
         .order_by("-tournament__date", "-tournament__pk")
     )
-    entry_ids = {entry.pk for entry in entries}
+
+
+def _tournament_matches(
+    entries: list[Entry],
+) -> tuple[dict[int, list[Match]], dict[int, list[Stage]]]:
+    """Every match of the tournaments of ``entries`` (placings need the whole bracket),
+    players' names only, by tournament id in bracket order, each with its tournament and
+    stage attached; and the stages of those played in stages (two queries, one without
+    stages)."""
     tournament_ids = [entry.tournament_id for entry in entries]
     private = [f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE]
     every = list(
@@ -138,25 +167,43 @@ def load(
         if match.stage_id:
             match.stage = stage_of[match.stage_id]  # its rules: a longer final's, say
         by_tournament[match.tournament_id].append(match)
-    own = [m for m in every if m.side_a_id in entry_ids or m.side_b_id in entry_ids]
-    own = [m for m in own if not m.is_bye and m.has_both_sides]
-    history = list(
+    return by_tournament, staged
+
+
+def _rating_history(player: Player) -> list[RatingChange]:
+    """The player's rating changes in the order played, with opponent and tournament
+    names (one query)."""
+    return list(
         RatingChange.objects.filter(player=player)
         .select_related("opponent", "tournament")
         .only("opponent__name", "tournament__name", *_HISTORY_FIELDS)
         .order_by("sequence")
     )
-    change_of = {row.match_id: shown(row.mu_after) - shown(row.mu_before) for row in history}
-    tournament_change: dict[int, int] = defaultdict(int)
-    for row in history:
-        tournament_change[row.tournament_id] += change_of[row.match_id]
 
+
+@dataclass
+class _Record:
+    """The player's own matches folded: one line each (latest first), the head-to-head
+    against each opponent, and the statistics over the period."""
+
+    lines: list[MatchLine] = field(default_factory=list)
+    meetings: dict[int, HeadToHead] = field(default_factory=dict)
+    stats: CareerStats = field(default_factory=CareerStats)
+
+
+def _record(
+    own: list[Match],
+    entry_ids: set[int],
+    change_of: dict[int, int],
+    period_from: datetime.date | None,
+    period_to: datetime.date | None,
+) -> _Record:
+    """Each of the player's own matches, latest first, as a line, a meeting and (in the
+    period, once scored) statistics; the hands in one query, none without a match."""
     inputs = load_inputs(match__in=[m.pk for m in own]) if own else {}
-    stats = CareerStats()
-    lines: list[MatchLine] = []
-    meetings: dict[int, HeadToHead] = {}
+    record = _Record()
     for match in sorted(own, key=_played_order, reverse=True):
-        tournament = tournaments[match.tournament_id]
+        tournament = match.tournament
         mine = _side(match, entry_ids)
         theirs = "B" if mine == "A" else "A"
         opponent = match.entry(theirs).player
@@ -164,7 +211,7 @@ def load(
         won = match.winner_side == mine if decided else None
         games = (match.score_a, match.score_b) if mine == "A" else (match.score_b, match.score_a)
         points = (match.total_a, match.total_b) if mine == "A" else (match.total_b, match.total_a)
-        lines.append(
+        record.lines.append(
             MatchLine(
                 match,
                 tournament,
@@ -178,7 +225,7 @@ def load(
             )
         )
         if decided:
-            meeting = meetings.setdefault(
+            meeting = record.meetings.setdefault(
                 opponent.pk, HeadToHead(opponent.pk, opponent.name, opponent.hidden)
             )
             meeting.played += 1
@@ -191,20 +238,46 @@ def load(
         if in_period and match.pk in inputs:
             sheet = score_matches(match.ruleset, [match], inputs).get(match.pk)
             if sheet is not None:
-                add_sheet(stats, sheet, Side(mine))
+                add_sheet(record.stats, sheet, Side(mine))
+    return record
 
-    played = [
+
+def _tournaments_played(
+    entries: list[Entry],
+    by_tournament: dict[int, list[Match]],
+    staged: dict[int, list[Stage]],
+    history: list[RatingChange],
+    change_of: dict[int, int],
+) -> list[Played]:
+    """Each tournament of ``entries``, latest first, with the place and what its matches
+    changed in the rating (no query)."""
+    tournament_change: dict[int, int] = defaultdict(int)
+    for row in history:
+        tournament_change[row.tournament_id] += change_of[row.match_id]
+    return [
         _played(entry, by_tournament, staged, tournament_change.get(entry.tournament_id))
         for entry in entries
     ]
+
+
+def _page(
+    player: Player,
+    played: list[Played],
+    record: _Record,
+    history: list[RatingChange],
+    change_of: dict[int, int],
+    period_from: datetime.date | None,
+    period_to: datetime.date | None,
+) -> PlayerPage:
+    """The page: the folds above, the current rating and its history with the chart."""
     points = [(START_MU, 2 * START_SIGMA)] + [(r.mu_after, 2 * r.sigma_after) for r in history]
     last = history[-1] if history else None
     return PlayerPage(
         player=player,
         tournaments=played,
-        matches=lines,
-        head_to_head=sorted(meetings.values(), key=lambda h: (-h.played, h.opponent)),
-        stats=stats,
+        matches=record.lines,
+        head_to_head=sorted(record.meetings.values(), key=lambda h: (-h.played, h.opponent)),
+        stats=record.stats,
         period_from=period_from,
         period_to=period_to,
         rating=shown(last.mu_after) if last else None,

@@ -3,25 +3,24 @@ stable interface: other sites link to them."""
 
 from django.urls import path
 
-from club import exports, season_views, views
+from club.views import exports, ratings, seasons
 
 app_name = "club"
 
 urlpatterns = [
-    path("players/<int:player_id>/", views.player_page, name="player"),
-    path("t/<slug:slug>/ratings/", views.tournament_ratings, name="tournament-ratings"),
+    path("players/<int:player_id>/", ratings.player_page, name="player"),
+    path("t/<slug:slug>/ratings/", ratings.tournament_ratings, name="tournament-ratings"),
     path(
         "t/<slug:slug>/manage/entries/seed-by-club-rating/",
-        views.seed_by_club_rating,
+        ratings.seed_by_club_rating,
         name="seed-by-club-rating",
     ),
     path("t/<slug:slug>/standings.csv", exports.standings_csv, name="standings-csv"),
     path("t/<slug:slug>/matches.csv", exports.matches_csv, name="matches-csv"),
-    path("seasons/", season_views.season_list, name="season-list"),
-    path("seasons/new/", season_views.season_create, name="season-create"),
-    path("seasons/<slug:slug>/", season_views.season_page, name="season"),
-    path("seasons/<slug:slug>/edit/", season_views.season_edit, name="season-edit"),
-    path("seasons/<slug:slug>/standings.pdf", season_views.season_pdf, name="season-pdf"),
+    path("seasons/", seasons.season_list, name="season-list"),
+    path("seasons/new/", seasons.season_create, name="season-create"),
+    path("seasons/<slug:slug>/", seasons.season_page, name="season"),
+    path("seasons/<slug:slug>/edit/", seasons.season_edit, name="season-edit"),
     path("seasons/<slug:slug>/standings.csv", exports.season_csv, name="season-csv"),
-    path("seasons/<slug:slug>/export.json", season_views.season_export, name="season-export"),
+    path("seasons/<slug:slug>/export.json", seasons.season_export, name="season-export"),
 ]

@@ -12,6 +12,7 @@ from club import ratings, services
 from club.models import Season
 from demo.hands import match_hands
 from engine import PRESETS
+from money import services as money_services
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
@@ -58,7 +59,7 @@ def _night(
         rules=PRESETS["modern"].to_dict(),
         status=Tournament.Status.REGISTRATION,
     )
-    services.save_money(
+    money_services.save_money(
         tournament=tournament,
         entry_fee=FEE,
         currency="€",
@@ -73,7 +74,7 @@ def _night(
         )
         # Everyone pays at the door, by card or in cash; the last seed plays free (a guest).
         method = "free" if seed == len(players) else ("card" if seed % 3 == 0 else "cash")
-        services.record_payment(entry=entry, method=method, amount=FEE, user=director)
+        money_services.record_payment(entry=entry, method=method, amount=FEE, user=director)
     generate_bracket(tournament=tournament, user=director)
     rules = tournament.ruleset
     seed = 1000 * (number + 1)

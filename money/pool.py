@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from club.models import Payment, SidePot, TournamentMoney
+from money.models import Payment, SidePot, TournamentMoney
 from money.money import cents, payouts, shares
-from money.templatetags.club_money import money
+from money.templatetags.money_tags import money
 from tournaments.models import Tournament
 
 

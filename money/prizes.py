@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from django.db.models import Prefetch
 
-from club.models import SidePot, SidePotEntry, TournamentMoney
+from money.models import SidePot, SidePotEntry, TournamentMoney
 from money.money import Prize, cents, pot_pool, ranked_among, shares
 from money.pool import amounts, by_place, paid, pool_of
 from standings.data import load

@@ -14,7 +14,7 @@ from standings.data import load
 from standings.stages import StageView
 from tournaments.models import Tournament
 
-from .documents import labels
+from .labels import labels
 from .pdfs import StandingsRow, StandingsSheet
 from .pdfs.fonts import isolate
 from .pdfs.labels import Labels

@@ -1,7 +1,7 @@
 """The bracket and the standings on paper, built from what the public pages show
 (:func:`standings.data.load`), in the tournament's language.
 
-Like :mod:`printing.documents` (the scoresheets), each ``*_document`` function loads what
+Like :mod:`printing.scoresheet_documents`, each ``*_document`` function loads what
 it needs with a fixed number of queries and returns the plain dataclasses of
 :mod:`printing.pdfs` with the :class:`~printing.pdfs.Labels` to print them with.
 """
@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from club.standings_ratings import club_rating_column
 from money.pool import standing_prizes
-from public.ratings import club_rating_column
 from standings.board import AT_TABLE, MatchBox, SlotView, bracket_sections, match_box
-from standings.data import PublicData, load
+from standings.data import Results, load
 from standings.standings import Standing
 from tournaments.models import Match, Tournament
 
-from .documents import labels
+from .labels import labels
 from .pdfs import (
     BracketEntry,
     BracketMatch,
@@ -35,7 +35,7 @@ from .pdfs import (
 )
 
 
-def _subtitle(data: PublicData, *extra: str) -> str:
+def _subtitle(data: Results, *extra: str) -> str:
     tournament = data.tournament
     parts = [
         formats.date_format(tournament.date, "DATE_FORMAT"),

@@ -29,4 +29,6 @@ urlpatterns = [
         views.stage_standings_pdf,
         name="stage-standings-pdf",
     ),
+    path("t/<slug:slug>/prizes.pdf", views.prizes_pdf, name="prizes-pdf"),
+    path("seasons/<slug:slug>/standings.pdf", views.season_pdf, name="season-pdf"),
 ]

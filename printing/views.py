@@ -13,11 +13,13 @@ Who sees what:
   ``reset``, ``third_place``), as the round-control screen links it. Byes are left out.
 * ``/t/<slug>/bracket.pdf`` and ``/t/<slug>/standings.pdf`` are public, built from the
   data of the public page.
+* ``/t/<slug>/prizes.pdf`` (the prizes, as the prizes page shows them) and
+  ``/seasons/<slug>/standings.pdf`` (a season's table) are public, like their pages.
 * A tournament in stages also has, public, ``/t/<slug>/stages/<n>/rounds/<r>/pairings.pdf``
   (the table list of round ``r`` of stage ``n``) and ``/t/<slug>/stages/<n>/standings.pdf``
   (the stage's standings with every tiebreak's value and their order).
 
-Every PDF is in the tournament's language and page size (see :mod:`printing.documents`).
+Every PDF is in the tournament's language and page size (see :mod:`printing.scoresheet_documents`).
 """
 
 from __future__ import annotations
@@ -34,14 +36,16 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
+from club.models import Season
 from public.live import headers as live_headers
 from public.live import last_modified, live
 from scoring.table_links import table_url
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, shown_to
 
-from . import documents as pdf_data
-from . import stage_documents, standings_documents
+from . import labels as printed
+from . import prize_documents, season_documents, stage_documents, standings_documents
+from . import scoresheet_documents as pdf_data
 from .pdfs import render_bracket, render_scoresheets, render_standings
 from .pdfs.team_sheet import render_team_scoresheets
 
@@ -201,3 +205,17 @@ def stage_standings_pdf(request: HttpRequest, slug: str, stage: int) -> HttpResp
     content = render_standings(sheet, labels=labels)
     response = pdf_response(content, f"{slug}-stage-{stage}-standings.pdf")
     return live_headers(response, found_live, _stage_tag("stage-standings", stage=stage))
+
+
+@require_GET
+def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
+    sheet = prize_documents.prizes_document(tournament)
+    return pdf_response(render_standings(sheet, labels=printed.labels()), f"{slug}-prizes.pdf")
+
+
+@require_GET
+def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    sheet = season_documents.season_document(season)
+    return pdf_response(render_standings(sheet, labels=printed.labels()), f"{slug}-season.pdf")

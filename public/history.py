@@ -8,7 +8,7 @@ A summary is added up from the matches listed (won, lost, games and points of th
 matches played; byes and unplayed matches count for nothing), so it always agrees with
 the list under it.
 
-Like :mod:`public.players`, this works on :class:`standings.data.PublicData` already loaded
+Like :mod:`public.players`, this works on :class:`standings.data.Results` already loaded
 and makes no queries. What it does not do: decide what the player does next
 (:mod:`public.players`) or rank anyone (:mod:`standings.standings`).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from standings.data import PublicData
+from standings.data import Results
 from standings.standings import last_rounds, round_title
 from standings.stats import COMPLETE, seed_in
 from tournaments.models import Match, Stage
@@ -85,7 +85,7 @@ class StageHistory:
 class RoundNames:
     """What each match's round is called, within its own stage."""
 
-    def __init__(self, data: PublicData) -> None:
+    def __init__(self, data: Results) -> None:
         by_stage: dict[int | None, list[Match]] = {}
         for match in data.matches:
             by_stage.setdefault(match.stage_id, []).append(match)
@@ -123,7 +123,7 @@ def summary(played: Sequence[Played]) -> Summary:
 
 
 def history(
-    data: PublicData, entry_id: int, mine: Sequence[Match], names: RoundNames
+    data: Results, entry_id: int, mine: Sequence[Match], names: RoundNames
 ) -> tuple[tuple[StageHistory, ...], Summary]:
     """The player's finished matches (``mine``: all of the player's matches) by stage in
     the stages' order (stages with none finished left out), and the summary of them all."""

@@ -9,7 +9,7 @@ round to be paired, or how the tournament ended for them) and the matches played
 stage by stage in the order they were played (:mod:`public.history`). Everyone who
 played a match is found and has a view to the end, in whichever stage they went out.
 
-Both take :class:`standings.data.PublicData` already loaded and make no queries, so the
+Both take :class:`standings.data.Results` already loaded and make no queries, so the
 pages built on them cost the same whatever the field size. Like the other public pages
 they read names and seeds only. Round names come from :func:`standings.standings.round_title`
 (each stage's within that stage), where a player stands from the standings, the
@@ -17,7 +17,7 @@ bracket's "Winner of W1-2" placeholders and the live score of a table from
 :mod:`standings.board`.
 
 What this module does not do: load anything, or know about requests and htmx
-(:mod:`public.find`).
+(:mod:`public.views.find`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from standings.board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
-from standings.data import PublicData
+from standings.data import Results
 from standings.stages import QUALIFYING
 from standings.standings import Standing
 from standings.stats import COMPLETE, player_page, seed_in
@@ -117,7 +117,7 @@ class Search:
         return len(self.hits) + self.more
 
 
-def people(data: PublicData) -> list[Hit]:
+def people(data: Results) -> list[Hit]:
     """Everyone a visitor can look up: every entrant who plays in the tournament, in any
     of its stages (withdrawn ones too: they played), with where the standings say each
     stands; before the draw, the players entered."""
@@ -128,7 +128,7 @@ def people(data: PublicData) -> list[Hit]:
     return [Hit(entry.pk, entry.name, entry.seed) for entry in data.entries]
 
 
-def entrants(data: PublicData) -> list[Entry]:
+def entrants(data: Results) -> list[Entry]:
     """Every entry in a match of the tournament, whichever stage it reached, by seed: the
     players who did not make a cut stay as findable as the ones who did."""
     found: dict[int, Entry] = {}
@@ -270,7 +270,7 @@ class PlayerView:
     """The club player's page, for the link (None: a team, a hidden player)."""
 
 
-def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
+def player_view(data: Results, entry_id: int) -> PlayerView | None:
     """The view of the player entered as ``entry_id``; None if nobody public has that
     entry in this tournament (another tournament's entry, or a withdrawal before the draw)."""
     hollywood = data.tournament.ruleset.is_hollywood
@@ -295,7 +295,7 @@ def player_view(data: PublicData, entry_id: int) -> PlayerView | None:
     return _drawn_view(data, entry, mine, standing, RoundNames(data))
 
 
-def player_views(data: PublicData) -> dict[int, PlayerView]:
+def player_views(data: Results) -> dict[int, PlayerView]:
     """The view of everyone :func:`people` finds, by entry id: :func:`player_view` for
     each, from one pass over the matches and the standings (linear in the field)."""
     if not data.matches:
@@ -330,7 +330,7 @@ def _entry_in(mine: list[Match], entry_id: int) -> Entry | None:
 
 
 def _drawn_view(
-    data: PublicData,
+    data: Results,
     entry: Entry,
     mine: list[Match],
     standing: Standing | None,
@@ -367,7 +367,7 @@ def _urgency(match: Match) -> tuple[int, int, int, int]:
 
 
 def _next_up(
-    data: PublicData,
+    data: Results,
     entry: Entry,
     mine: list[Match],
     standing: Standing | None,
@@ -415,7 +415,7 @@ def _rounds_to_pair(stage: Stage, names: RoundNames) -> bool:
     return names.rounds(stage.pk) < (stage.rounds or 0)
 
 
-def _next_match(data: PublicData, match: Match, entry_id: int, names: RoundNames) -> NextUp:
+def _next_match(data: Results, match: Match, entry_id: int, names: RoundNames) -> NextUp:
     side, other = side_of(match, entry_id)
     title = names.title
     where = {

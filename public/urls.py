@@ -5,14 +5,14 @@ the players' own pages (issue 15); a player's page is meant to be bookmarked."""
 
 from django.urls import path
 
-from . import find, views
+from public.views import find, tournament
 
 app_name = "public"
 
 urlpatterns = [
-    path("t/<slug:slug>/", views.tournament_page, name="tournament"),
-    path("t/<slug:slug>/standings.json", views.standings_json, name="standings-json"),
-    path("t/<slug:slug>/display/", views.display, name="display"),
+    path("t/<slug:slug>/", tournament.tournament_page, name="tournament"),
+    path("t/<slug:slug>/standings.json", tournament.standings_json, name="standings-json"),
+    path("t/<slug:slug>/display/", tournament.display, name="display"),
     path("t/<slug:slug>/find/", find.find, name="find"),
     path("t/<slug:slug>/players/<int:entry_id>/", find.player, name="player"),
 ]

@@ -7,7 +7,7 @@ number of matches, so a 256-player bracket costs four times a 64-player one. The
 templates under ``templates/public/`` turn these dataclasses into HTML.
 
 What this module does not do: load anything, compute standings (:mod:`standings.standings`)
-or know about requests and htmx (:mod:`public.views`).
+or know about requests and htmx (:mod:`public.views.tournament`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
-"""What the public pages and the public PDFs show, loaded in a fixed number of queries.
+"""A tournament's results (:class:`Results`), loaded in a fixed number of queries: the read
+model every surface shows.
 
 :func:`load` reads a tournament's matches with both players and all of its hands (through
 :mod:`scoring.loading`, the one loader of hands) and computes its standings. Players are
-read by name and seed only; their email and phone are not even loaded. Used by the pages
-(:mod:`public.views`) and by the bracket and standings PDFs (:mod:`printing.standings_documents`).
+read by name and seed only; their email and phone are not even loaded. Used by the public
+pages (:mod:`public.views.tournament`), the bracket and standings PDFs
+(:mod:`printing.standings_documents`), the prizes (:mod:`money.prizes`) and the club
+(exports, player pages, seasons).
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created",
 
 
 @dataclass
-class PublicData:
+class Results:
+    """One tournament's results as every surface shows them: its matches (both players,
+    every hand), its standings, entries and stages. Built by :func:`load`."""
+
     tournament: Tournament
     matches: list[Match]
     standings: Standings
@@ -71,7 +77,7 @@ class PublicData:
         return self.tournament.bracket_kind == Tournament.BracketKind.ROUND_ROBIN
 
 
-def load(tournament: Tournament) -> PublicData:
+def load(tournament: Tournament) -> Results:
     """Two queries (two before the bracket exists; one when every match was scored at its
     current version already), whatever the number of players."""
     private = [
@@ -100,7 +106,7 @@ def load(tournament: Tournament) -> PublicData:
         result = overall(tournament, stages, matches, sheets, waiting)
     else:
         result = compute(tournament, matches, sheets)
-    return PublicData(tournament, matches, result, entries, stages, waiting)
+    return Results(tournament, matches, result, entries, stages, waiting)
 
 
 def _waiting(tournament: Tournament, stages: list[Stage], matches: list[Match]) -> list[Entry]:

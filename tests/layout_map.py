@@ -39,16 +39,17 @@ STANDS_ON: dict[str, set[str]] = {
     "standings": {"scoring"},
     # One tournament's money: pool, payouts, side pots, payments.
     "money": {"standings"},
-    # The public pages and the PDFs.
-    "printing": {"money"},
-    "public": {"money"},
-    # The club across tournaments: ratings, seasons, player pages.
-    "club": {"printing", "public", "players"},
+    # The club across tournaments: ratings, seasons, player pages (the public pages and
+    # the PDFs show its rating, so it stands below them).
+    "club": {"standings", "players"},
+    # The public pages, and every PDF (printing prints what the pages show).
+    "public": {"money", "club"},
+    "printing": {"public"},
     # The archive (export, import, verify) and the backups (a restore verifies with it).
     "archive": {"standings"},
     "backups": {"archive"},
     # The demo seeds every app; config (settings, URLs, the ginclub command) holds all.
-    "demo": {"club", "archive", "backups"},
+    "demo": {"printing", "archive", "backups"},
     "config": {"demo"},
 }
 # The ground floor's packages and the only imports they may make outside their own package.

@@ -20,7 +20,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Payment, Season, SidePot
+from club.models import Season
+from money.models import Payment, SidePot
 from tests.factories import make_director, make_entries, make_player, make_tournament
 from tests.teams import team_tournament
 from tournaments.models import Entry, Player, TeamMember, Tournament

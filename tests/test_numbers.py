@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from club.models import SidePot, TournamentMoney
-from money.views_money import parse_percentages
+from money.forms import parse_percentages
+from money.models import SidePot, TournamentMoney
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id
@@ -101,7 +101,9 @@ def test_money_and_percentages_show_in_the_pages_language(client):
         ).content.decode()
     assert "100 %" in html and "25,00 €" in html
     assert "E+" not in html and "e+" not in html
-    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    pdf = client.get(
+        reverse("printing:prizes-pdf", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es"
+    )
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Premios" in text
     assert "100 %" in text and "25,00 €" in text and "e+2" not in text.lower()

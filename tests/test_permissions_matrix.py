@@ -66,7 +66,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from club import ratings
-from club.models import Season, SidePot
+from club.models import Season
+from money.models import SidePot
 from scoring import services as scoring_services
 from scoring import table_links, timing
 from scoring.deals import deal_rows, deal_version
@@ -193,6 +194,8 @@ MATCH_DIRECTORS_WRITE = "403   403   403     403    403   403   302w  403    302
 # /table/<token>/…: the link's holders; a switched-off link is gone, a guessed one unknown.
 TABLE =                 "404   200   410     404    404   404   404   404    404"
 TABLE_WRITE =           "404   302w  410     404    404   404   404   404    404"
+# The URLs about a season (its slug, not a tournament's): the club's, and its PDF.
+SEASON_URLS = ("club:season", "printing:season-pdf")
 # A season: the director who made it.
 SEASON_OWNER =          "login login login   403    403   403   403   403    200"
 SEASON_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
@@ -304,7 +307,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "club:season-create": (DIRECTORS, DIRECTORS_WRITE),
     "club:season": PUBLIC_PAGE,
     "club:season-edit": (SEASON_OWNER, SEASON_OWNER_WRITE),
-    "club:season-pdf": PUBLIC_PAGE,
+    "printing:season-pdf": PUBLIC_PAGE,
     "club:season-csv": PUBLIC_PAGE,
     "club:season-export": (SEASON_OWNER, ALL_405),
     "money:money": ITS_DIRECTORS_PAGE,
@@ -315,7 +318,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "money:side-pot-entrants": ITS_DIRECTORS_ACTION,
     "money:side-pot-delete": ITS_DIRECTORS_ACTION,  # nobody in it yet: deleted
     "money:prizes": PUBLIC_PAGE,
-    "money:prizes-pdf": PUBLIC_PAGE,
+    "printing:prizes-pdf": PUBLIC_PAGE,
 }
 
 # Django admin's own URLs, by kind. None of the visitors is staff: the admin sends every
@@ -790,7 +793,7 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
     match = getattr(world, MATCH_OF.get(pattern.key, "playing"))
     values: dict[str, Any] = {}
     for argument in pattern.arguments:
-        if argument == "slug" and pattern.key.startswith("club:season"):
+        if argument == "slug" and pattern.key.startswith(SEASON_URLS):
             values[argument] = world.season.slug
         elif argument == "slug":
             values[argument] = tournament.slug
@@ -1066,7 +1069,7 @@ def test_a_draft_is_private_on_every_public_url(world):
     wrong = []
     checked = 0
     for pattern in PATTERNS:
-        if EXPECTED.get(pattern.key) != PUBLIC_PAGE or pattern.key.startswith("club:season"):
+        if EXPECTED.get(pattern.key) != PUBLIC_PAGE or pattern.key.startswith(SEASON_URLS):
             continue
         if not ABOUT_A_TOURNAMENT & set(pattern.arguments):
             continue

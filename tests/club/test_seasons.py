@@ -103,7 +103,7 @@ def test_the_season_page_csv_and_pdf(client, season_of_three):
         "3,Dan,14,3,4,10,4",
         "4,Cat,10,3,4,6,4",
     ]
-    pdf = client.get(reverse("club:season-pdf", args=[season.slug]))
+    pdf = client.get(reverse("printing:season-pdf", args=[season.slug]))
     assert pdf["Content-Type"] == "application/pdf"
     content = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "Winter league" in content and "Dan" in content and "(4)" in content

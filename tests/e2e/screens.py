@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from django.core.management import call_command
 from django.urls import reverse
 
-from club.models import Season, SidePot, SidePotEntry
+from club.models import Season
+from money.models import SidePot, SidePotEntry
 from scoring.table_links import set_table_link
 from tournaments.models import Match, Tournament
 

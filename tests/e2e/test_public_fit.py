@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from club import services
+from money import services
 from tests.club.helpers import by_rank, run_tournament
 from tests.e2e.conftest import screenshot
 from tests.factories import make_director, make_player

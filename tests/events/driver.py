@@ -220,7 +220,7 @@ class Event:
     def side_pot(self, name: str, buy_in: str, payout: str, entries: list[Entry]) -> None:
         data = {"name": name, "buy_in": buy_in, "payout": payout, "rounding": "1"}
         self.ok(self.post(self.director, self.url("money:side-pot-create"), data))
-        from club.models import SidePot
+        from money.models import SidePot
 
         pot = SidePot.objects.get(tournament__slug=self.slug, name=name)
         url = self.url("money:side-pot-entrants", pot_id=pot.pk)

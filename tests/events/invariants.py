@@ -67,7 +67,7 @@ def state(event: Event) -> State:
     ) | set(Match.objects.filter(tournament=tournament).values_list("side_b_id", flat=True))
     if drawn - {None}:
         entries = [e for e in entries if e.pk in drawn]
-    from club.models import TournamentMoney
+    from money.models import TournamentMoney
 
     money = TournamentMoney.objects.filter(tournament=tournament).exclude(payout="").exists()
     out: frozenset[str] = frozenset()

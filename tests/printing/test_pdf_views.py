@@ -19,7 +19,8 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from engine import Side
-from printing import documents as pdf_data
+from printing import labels as printed_labels
+from printing import scoresheet_documents as pdf_data
 from printing import standings_documents
 from printing.pdfs.base import QR_ERROR, QR_MASK
 from scoring.loading import HandData, sheet_for
@@ -413,7 +414,7 @@ def marked(language: str, text: str) -> bool:
 def test_labels_are_translated_in_the_tournaments_language(client, monkeypatch, language):
     """Whatever the visitor's language, every printed word is asked of gettext while the
     tournament's language is active: the labels, the round title, the rules summary."""
-    for module in (pdf_data, standings_documents, rules_text, standings_module):
+    for module in (pdf_data, printed_labels, standings_documents, rules_text, standings_module):
         monkeypatch.setattr(module, "_", fake_gettext)
     match = ready_match()
     tournament = match.tournament

@@ -15,6 +15,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club import services as club_services
+from money import services as money_services
 from tests.factories import make_player, make_tournament
 from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play, play_open
@@ -152,7 +153,7 @@ def test_prizes_go_by_final_place_to_non_qualifiers_too_and_ties_share(client, d
     play_swiss(tournament, swiss, director)
     stages.close_stage(stage=swiss, user=director)
     play_open(tournament, knockout)
-    club_services.save_money(
+    money_services.save_money(
         tournament=tournament,
         entry_fee=Decimal("10"),
         currency="€",
@@ -161,7 +162,7 @@ def test_prizes_go_by_final_place_to_non_qualifiers_too_and_ties_share(client, d
         user=director,
     )
     for entry in tournament.entries.all():
-        club_services.record_payment(
+        money_services.record_payment(
             entry=entry, method="cash", amount=Decimal("10"), user=director
         )
     rows = get_json(client, tournament)["standings"]

@@ -16,7 +16,7 @@ from django.utils.http import http_date
 
 from public import live as live_module
 from public.live import POLL_SECONDS
-from public.views import PAGE, _render, page_context
+from public.views.tournament import PAGE, _render, page_context
 from standings.data import load
 from tests.factories import make_bracket
 from tests.public.test_standings import playable
@@ -122,7 +122,7 @@ def test_a_group_is_rendered_at_most_once_a_second(client, running_eight, monkey
 
 
 def test_only_the_first_request_of_a_version_renders(client, running_eight, monkeypatch):
-    from public import views
+    from public.views import tournament as views
 
     renders = []
     real = views._page_regions
@@ -161,7 +161,7 @@ def test_a_page_with_a_message_waiting_is_never_a_304(client, running_eight):
     from django.test import RequestFactory
     from django_htmx.middleware import HtmxDetails
 
-    from public.views import tournament_page
+    from public.views.tournament import tournament_page
 
     url = reverse("public:tournament", args=[running_eight.slug])
     etag = client.get(url)["ETag"]
@@ -469,7 +469,7 @@ def test_polls_within_half_a_second_reuse_the_row_a_page_reads_it_again(
 def test_a_new_build_renders_the_pages_again(client, running_eight, monkeypatch, settings):
     """The shared cache outlives a restart: after an upgrade the same version of the
     tournament is rendered again by the new build, not shown as the old build drew it."""
-    from public import views
+    from public.views import tournament as views
 
     renders = []
     real = views._page_regions

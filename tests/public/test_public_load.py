@@ -12,7 +12,7 @@ from django.template.response import SimpleTemplateResponse
 from django_htmx.middleware import HtmxDetails
 
 from engine import match as engine_match
-from public import views as public
+from public.views import tournament as public
 from scoring.models import Hand
 from tests.factories import make_bracket
 from tests.public.test_standings import full_match, play_out, playable, standings_of

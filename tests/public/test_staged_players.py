@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from public.players import PlayerView, player_view
-from public.views import page_context
+from public.views.tournament import page_context
 from standings.data import load
 from tests.factories import make_player, make_tournament
 from tests.public import staged

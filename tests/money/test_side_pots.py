@@ -14,8 +14,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from backups.sqlite import backup
-from club import services
-from club.models import SidePot, SidePotEntry
+from money import services
+from money.models import SidePot, SidePotEntry
 from money.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.backups.test_backups import count, live_database, sqlite_only
@@ -289,7 +289,7 @@ def test_the_prizes_page_and_pdf_show_each_side_pot_with_its_winners(client):
     assert "Fay" not in side and "Cash" not in html
     assert f'href="/players/{players[1].pk}/"' in side  # Ben, to his club page
 
-    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]))
+    pdf = client.get(reverse("printing:prizes-pdf", args=[tournament.slug]))
     assert pdf.status_code == 200
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "Side pot: Side pot · buy-in 10.00 € · 4 players in" in text

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from club.models import Payment, TournamentMoney
+from money.forms import parse_percentages
+from money.models import Payment, TournamentMoney
 from money.money import payouts, shares
-from money.views_money import parse_percentages
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Entry
@@ -72,7 +72,7 @@ def test_the_director_sets_the_fee_records_payments_and_the_prizes_show(client):
     # Pool 3 × 12.50 = 37.50; 70 % = 26.25 → 25.00 + 2.50 left over = 27.50; 30 % → 10.00.
     assert "37.50 €" in html and "27.50 €" in html and "10.00 €" in html
     assert html.index("Ann") < html.index("Ben")
-    pdf = client.get(reverse("money:prizes-pdf", args=[tournament.slug]))
+    pdf = client.get(reverse("printing:prizes-pdf", args=[tournament.slug]))
     text = PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     assert "27.50 €" in text and "Ann" in text
 

@@ -28,17 +28,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
+from club.standings_ratings import entry_ratings, with_club_ratings
 from money.pool import standing_prizes
-from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
-from standings.data import PublicData, format_line, load, team_members
-from standings.stages import QUALIFYING, StageView
-from standings.stats import seed_key
-from tournaments.models import Match, Stage, Tournament
-from tournaments.rules_text import rules_summary
-from tournaments.stages import current_stage
-
-from . import live as live_pages
-from .live import (
+from public import live as live_pages
+from public.live import (
     headers,
     last_modified,
     live,
@@ -48,7 +41,13 @@ from .live import (
     unpacked,
     visitor_tag,
 )
-from .ratings import entry_ratings, with_club_ratings
+from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
+from standings.data import Results, format_line, load, team_members
+from standings.stages import QUALIFYING, StageView
+from standings.stats import seed_key
+from tournaments.models import Match, Stage, Tournament
+from tournaments.rules_text import rules_summary
+from tournaments.stages import current_stage
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
@@ -79,7 +78,7 @@ def _render(request: HttpRequest | None, template_name: str, context: dict[str, 
         return template.render(base)
 
 
-def page_context(data: PublicData, *, club_columns: bool = True) -> dict[str, Any]:
+def page_context(data: Results, *, club_columns: bool = True) -> dict[str, Any]:
     """What the tournament page's regions (and the projector's panels) show;
     ``club_columns``: the standings' prize and club rating columns (the projector's
     standings have neither)."""
@@ -278,7 +277,7 @@ class Panel:
     title: str
 
 
-def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
+def display_panels(data: Results, tables: list[LiveTable]) -> list[Panel]:
     """The projector's panels in the order they cycle: the bracket (or results), the
     losers' bracket, the standings, then the tables in play, a panel per
     :data:`DISPLAY_TABLES_PER_PANEL` tables."""
@@ -307,7 +306,7 @@ def display_panels(data: PublicData, tables: list[LiveTable]) -> list[Panel]:
     return panels
 
 
-def _current_view(data: PublicData) -> StageView | None:
+def _current_view(data: Results) -> StageView | None:
     current = current_stage(data.stages)
     if current is None:
         return None

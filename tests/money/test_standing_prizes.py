@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from club import services
+from money import services
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
 from tournaments.models import Tournament

@@ -24,12 +24,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.views.decorators.http import condition, require_GET
 
+from public import live as live_pages
+from public.live import Live, headers, last_modified, live, not_modified, visitor_tag
+from public.players import MIN_QUERY, PlayerView, people, player_views, search
 from standings.data import load, team_rosters
 from tournaments.models import Tournament
-
-from . import live as live_pages
-from .live import Live, headers, last_modified, live, not_modified, visitor_tag
-from .players import MIN_QUERY, PlayerView, people, player_views, search
 
 FIND = "public/find.html"
 PLAYER = "public/player.html"

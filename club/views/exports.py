@@ -18,15 +18,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from public.ratings import entry_players
+from club import ratings
+from club.csv_text import write
+from club.models import Season
+from club.season_data import season_table
+from club.standings_ratings import entry_players
 from standings.data import load
 from tournaments.models import Match, Tournament
 from tournaments.permissions import shown_to
-
-from . import ratings
-from .csv_text import write
-from .models import Season
-from .season_data import season_table
 
 
 def csv_response(

@@ -1,4 +1,5 @@
-"""Seasons: the public list, a season's table (page, PDF), and the director's form.
+"""Seasons: the public list, a season's table (its PDF is :func:`printing.views.season_pdf`),
+and the director's form.
 
 Anyone reads a season; any director creates one; only its director changes it (from
 tournaments they direct)."""
@@ -14,17 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
 
-from printing.documents import labels
-from printing.pdfs import render_standings
-from printing.pdfs.standings import StandingsRow, StandingsSheet
-from printing.views import pdf_response
+from club import services
+from club.forms import SeasonForm
+from club.models import Season
+from club.season_archive import dumps, export_season
+from club.season_data import season_table
 from tournaments.permissions import is_director
-
-from . import services
-from .forms import SeasonForm
-from .models import Season
-from .season_archive import dumps, export_season
-from .season_data import season_table
 
 
 @require_GET
@@ -51,38 +47,6 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
         "may_edit": _may_edit(request.user, season),
     }
     return render(request, "club/season.html", context)
-
-
-@require_GET
-def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    season = get_object_or_404(Season, slug=slug)
-    found = season_table(season)
-    columns = (_("Points"), _("Events"), *(t.name for t in found.tournaments))
-    rows = tuple(
-        StandingsRow(
-            str(row.place),
-            row.name,
-            (
-                str(row.points),
-                str(row.events),
-                *(_cell(row.by_event.get(t.pk), t.pk in row.counted) for t in found.tournaments),
-            ),
-        )
-        for row in found.rows
-    )
-    notes = (_best_of_note(season),) if season.best_of else ()
-    sheet = StandingsSheet(season.name, _("Season standings"), columns, rows, notes=notes)
-    return pdf_response(render_standings(sheet, labels=labels()), f"{slug}-season.pdf")
-
-
-def _cell(points: int | None, counted: bool) -> str:
-    if points is None:
-        return "–"
-    return str(points) if counted else f"({points})"
-
-
-def _best_of_note(season: Season) -> str:
-    return _("Best %(n)d events count; points in brackets do not count.") % {"n": season.best_of}
 
 
 def _may_edit(user, season: Season) -> bool:

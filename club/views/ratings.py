@@ -1,5 +1,6 @@
-"""The club's pages: a player's page, a tournament's rating changes, seeding by club
-rating (seasons and exports are in :mod:`club.season_views` and :mod:`club.exports`)."""
+"""The club rating's pages: a player's page, a tournament's rating changes, seeding by
+club rating (seasons and exports are in :mod:`club.views.seasons` and
+:mod:`club.views.exports`)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from club import players, ratings
+from club.models import RatingChange
+from club.rating import shown
 from tournaments import registration
 from tournaments.models import Player, Tournament
 from tournaments.permissions import shown_to
 from tournaments.views.base import manage_url, manage_view, message_text
-
-from . import players, ratings
-from .models import RatingChange
-from .rating import shown
 
 
 def _date(value: str | None) -> datetime.date | None:

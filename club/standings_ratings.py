@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from club import ratings
-from standings.data import PublicData
+from standings.data import Results
 from standings.standings import Standing
 
 PROVISIONAL_NOTE = gettext_lazy(
@@ -23,7 +23,7 @@ PROVISIONAL_NOTE = gettext_lazy(
 
 
 def club_rating_column(
-    data: PublicData,
+    data: Results,
 ) -> tuple[str, Callable[[Standing], str], list[str]] | None:
     """The standings PDF's club rating column: its heading, each row's text ("1712?"
     while provisional) and the note to print under the table; None while the club has no
@@ -42,7 +42,7 @@ def club_rating_column(
     return gettext("Club rating"), text, [str(PROVISIONAL_NOTE)] if provisional else []
 
 
-def entry_players(data: PublicData) -> dict[int, int]:
+def entry_players(data: Results) -> dict[int, int]:
     """Entry id to player id, from what the page loaded already (no query)."""
     found = {entry.pk: entry.player_id for entry in data.entries}
     for match in data.matches:
@@ -52,7 +52,7 @@ def entry_players(data: PublicData) -> dict[int, int]:
     return found
 
 
-def entry_ratings(data: PublicData) -> dict[int, ratings.TournamentRating] | None:
+def entry_ratings(data: Results) -> dict[int, ratings.TournamentRating] | None:
     """Each entry's club rating after this tournament and what the tournament changed, by
     entry id (players the club has not rated are left out, and every team: a partnership
     rates no one, and a team is no club player); None while the club has no rating at all.
@@ -70,7 +70,7 @@ def entry_ratings(data: PublicData) -> dict[int, ratings.TournamentRating] | Non
     }
 
 
-def with_club_ratings(rows: list[dict[str, Any]], data: PublicData) -> None:
+def with_club_ratings(rows: list[dict[str, Any]], data: Results) -> None:
     """Add the two keys to the rows of :meth:`Standing.as_json`, in standings order."""
     by_entry = entry_ratings(data)
     if by_entry is None:
