@@ -5,7 +5,7 @@ Every write of the tournaments app goes through a service module, never a view o
 model's ``save()``: this one, :mod:`tournaments.draw` (generating and clearing the
 bracket), :mod:`tournaments.setup` (creating a tournament; its details, rules, status
 and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
-:mod:`tournaments.registry` (the club's players). Each function is keyword-only, runs
+:mod:`players.registry` (the club's players). Each function is keyword-only, runs
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake
 raises :class:`django.core.exceptions.ValidationError` with a translated message and
 changes nothing; views show the message. Routing (who plays whom next, byes, tables)

@@ -91,7 +91,7 @@ def test_the_registry_form_hides_a_player_from_the_player_pages(client, club):
     run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
     registrar = make_registrar()
     client.force_login(registrar)
-    edit = reverse("tournaments:player-edit", args=[players[1].pk])
+    edit = reverse("players:player-edit", args=[players[1].pk])
     form = client.get(edit).content.decode()
     assert 'name="hidden"' in form
     fields = {"name": players[1].name, "email": players[1].email, "club_id": "C1"}

@@ -367,9 +367,9 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
 
     from django.utils import translation
 
+    from players.registry import update_player
     from public import fragments
     from scoring.services import HandData, correct_hand
-    from tournaments.registry import update_player
 
     t = running_eight
 

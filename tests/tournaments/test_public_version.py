@@ -21,6 +21,7 @@ from django.db import transaction
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from players import registry
 from public.live import forget
 from scoring import services as scoring
 from scoring.models import Hand
@@ -33,7 +34,7 @@ from tests.factories import (
 )
 from tests.public.test_standings import playable, quick_match
 from tests.scoring.helpers import gin, knock, named, play
-from tournaments import draw, registration, registry, services, setup
+from tournaments import draw, registration, services, setup
 from tournaments.changes import changed, changing
 from tournaments.models import Entry, Match, PublicVersion, Tournament
 
