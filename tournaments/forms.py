@@ -26,6 +26,7 @@ from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
 from .number_fields import IdChoiceField
+from .services import rules_locked_error
 
 # -- players ---------------------------------------------------------------------------------
 
@@ -271,8 +272,6 @@ class TournamentForm(forms.ModelForm):
             # A browser does not send disabled inputs; anything else that sends rules must
             # send the stored ones.
             if "preset" in self.data and rules_from_query(self.data) != tournament.ruleset:
-                from .services import rules_locked_error
-
                 self.add_error(None, rules_locked_error(tournament))
                 self.add_error(
                     None, gettext("The rules were not changed. They are shown below as stored.")

@@ -12,7 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import audit
+from pairing.brackets import new_draw_seed
+
+from . import audit, services
 from .changes import changing
 from .models import Tournament
 from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS, unique_slug
@@ -28,8 +30,6 @@ def _settings(data: dict[str, Any]) -> dict[str, Any]:
 
 def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
     """A new tournament in draft, owned by ``owner``; ``data`` as from TournamentForm."""
-    from pairing.brackets import new_draw_seed
-
     with transaction.atomic():
         tournament = Tournament(owner=owner, **_settings(data))
         if "rules" in data and data["rules"] is not None:
@@ -51,10 +51,6 @@ def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
 def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Tournament:
     """Change details, format and rules. Rules are refused once locked, the format once
     the bracket exists."""
-    from pairing.brackets import new_draw_seed
-
-    from . import services
-
     with changing(tournament.pk):
         # The tournament lock of the lock order (tournaments.routing), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)

@@ -13,9 +13,8 @@ from django.utils.translation import gettext as _
 from pairing import brackets, cut
 from pairing.swiss import SwissPlayer, pair_round
 
-from .draw import _store
 from .models import Entry, Match, Stage, Tournament
-from .routing import Board, Route
+from .routing import Board, Route, store_matches
 from .stage_standings import stage_standings
 
 Kind = Stage.Kind
@@ -181,7 +180,7 @@ def _store_new(
     )
     board.settle_all()
     board.assign_tables()
-    _store(matches, routes)
+    store_matches(matches, routes)
     board.user = user
     board.save_decisions()
     return matches

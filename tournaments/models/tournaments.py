@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import PRESETS, RuleSet, resolve_rules
 
+from .versions import PublicVersion
+
 DEFAULT_PRESET = "tournament"
 # The settings a director edits: the event itself, then the bracket format (frozen once
 # the bracket exists). The setup form and the setup service both work from these.
@@ -140,8 +142,6 @@ class Tournament(models.Model):
         super().save(*args, **kwargs)  # type: ignore[arg-type]
         if adding:
             # Its public pages start at version 1 (tournaments.changes counts from there).
-            from .versions import PublicVersion
-
             PublicVersion.objects.get_or_create(tournament=self)
 
     def get_absolute_url(self) -> str:
