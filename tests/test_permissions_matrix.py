@@ -85,9 +85,9 @@ from tests.factories import (
 from tests.scoring.helpers import gin, knock, play, win_games
 from tests.teams import deal_post, make_teams, play_deals, team_tournament
 from tests.teams import knock as team_knock
-from tournaments import stages
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.stages import services as stage_services
 
 ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
 METHODS = ("GET", "POST")
@@ -491,7 +491,7 @@ def build_world() -> World:
         )
     )
     level = _staged(director, staff, "Late Swiss", "none")
-    stages.start(tournament=level, user=director)
+    stage_services.start(tournament=level, user=director)
     timing.call_time(stage=level.stages.get(number=1), procedure="leader", user=director)
     # The stored club rating as the results stand: a public page then reads it and writes
     # nothing (a page recomputes it only after results changed).
@@ -531,22 +531,22 @@ def _staged(director: Any, staff: dict[str, Any], name: str, played: str) -> Tou
     ``cut`` (the knockout has begun)."""
     tournament = make_tournament(owner=director, name=name, **staff)
     make_entries(tournament=tournament, count=4)
-    stages.add_stage(
+    stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
         rounds=2 if played == "round" else 1,
         advance=2,
     )
-    stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+    stage_services.add_stage(tournament=tournament, user=director, kind="single_elimination")
     if played == "none":
         return tournament
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     for match in Match.objects.filter(tournament=tournament, status="ready"):
         play(match, win_games("A", 3), user=director)
         scoring_services.confirm_result(match=match, user=director)
     if played == "cut":
-        stages.close_stage(stage=tournament.stages.get(number=1), user=director)
+        stage_services.close_stage(stage=tournament.stages.get(number=1), user=director)
     tournament.refresh_from_db()
     return tournament
 

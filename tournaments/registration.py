@@ -22,7 +22,7 @@ from .changes import changing
 from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
 from .routing import lock_tournament
-from .stage_standings import late_entries_open
+from .stages.standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
 

@@ -31,11 +31,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from . import audit, stages
+from . import audit
 from .changes import changed as public_changed
 from .changes import changing
 from .models import Decision, Entry, Match, Stage, Tournament
 from .routing import OTHER, Board, Pending, copy_state, lock_tournament
+from .stages.standings import finished
 
 Status = Match.Status
 
@@ -49,9 +50,7 @@ def _match_state(match: Match) -> dict[str, Any]:
 def _finish_or_resume(board: Board) -> None:
     tournament = board.tournament
     staged = any(m.stage_id for m in board.matches.values())
-    if board.all_complete() and (
-        not staged or stages.finished(tournament, list(board.matches.values()))
-    ):
+    if board.all_complete() and (not staged or finished(tournament, list(board.matches.values()))):
         new_status = Tournament.Status.FINISHED
     elif tournament.status == Tournament.Status.FINISHED:
         new_status = Tournament.Status.RUNNING

@@ -32,20 +32,15 @@ from django.utils.translation import gettext as _
 from engine import ScoringError, resolve_rules
 from pairing import cut
 from pairing.tiebreaks import Tiebreak
-from tournaments import audit
 
-from .changes import changed
-from .draw import check_enough_players, playing_entries
-from .models import Decision, Entry, Match, Stage, Tournament
-from .routing import Board, lock_tournament
-from .stage_matches import FINAL, begin, pair_swiss
-from .stage_standings import (
+from .. import audit
+from ..changes import changed
+from ..draw import check_enough_players, playing_entries
+from ..models import Decision, Entry, Match, Stage, Tournament
+from ..routing import Board, lock_tournament
+from .matches import FINAL, begin, pair_swiss
+from .standings import (
     current_round,
-    current_stage,
-    finished,
-    late_entries_open,
-    stage_players,
-    stage_results,
     stage_standings,
 )
 
@@ -53,17 +48,10 @@ __all__ = [
     "add_stage",
     "advancing",
     "close_stage",
-    "current_round",
-    "current_stage",
-    "finished",
-    "late_entries_open",
     "lucky_loser",
     "pair_next_round",
     "remove_stage",
     "set_start_points",
-    "stage_players",
-    "stage_results",
-    "stage_standings",
     "start",
     "start_clock",
 ]
