@@ -3,7 +3,7 @@ walkovers, withdrawals, tables and the rules lock.
 
 Every write of the tournaments app goes through a service module, never a view or a
 model's ``save()``: this one, :mod:`tournaments.draw` (generating and clearing the
-bracket), :mod:`tournaments.setup` (creating a tournament; its details, rules, status
+bracket), :mod:`tournaments.organising` (creating a tournament; its details, rules, status
 and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
 :mod:`players.registry` (the club's players). Each function is keyword-only, runs
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake

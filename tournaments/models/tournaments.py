@@ -19,7 +19,7 @@ from .versions import PublicVersion
 
 DEFAULT_PRESET = "tournament"
 # The settings a director edits: the event itself, then the bracket format (frozen once
-# the bracket exists). The setup form and the setup service both work from these.
+# the bracket exists). The setup form and :mod:`tournaments.organising` both work from these.
 DETAIL_FIELDS = ("name", "date", "venue", "tables", "page_size", "language")
 BRACKET_FIELDS = (
     "bracket_kind",

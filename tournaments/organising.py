@@ -1,4 +1,5 @@
-"""Creating and configuring tournaments, and who may run them (co-directors, scorekeepers).
+"""Organising a tournament: creating it, its details, format, rules and status, and who
+may run it (co-directors, scorekeepers).
 
 Keyword-only service functions, each atomic and audited, like :mod:`tournaments.services`.
 """
