@@ -39,7 +39,7 @@ from tournaments import audit
 from tournaments import services as tournament_services
 from tournaments.changes import changed as public_changed
 from tournaments.models import Match
-from tournaments.routing import lock_tournament
+from tournaments.movement import lock_tournament
 
 from .models import Hand
 from .services import (

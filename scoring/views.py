@@ -28,7 +28,7 @@ from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.routing import lock_tournament
+from tournaments.movement import lock_tournament
 from tournaments.submissions import submission_exempt
 
 from . import access as access_module

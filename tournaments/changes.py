@@ -9,7 +9,7 @@ to call it would leave every follower looking at a stale page:
 
 Why last: the version row is locked by every write of the tournament (an ``UPDATE``), so
 whoever holds it must not wait for any other lock afterwards, or two writes could wait
-for each other. It is step 4 of the lock order in :mod:`tournaments.routing`. Use
+for each other. It is step 4 of the lock order in :mod:`tournaments.movement`. Use
 :func:`changing` for a whole write, or call :func:`changed` at the end of the block.
 
 Which writes: hands, corrections and deletions, confirmations and reopening, walkovers

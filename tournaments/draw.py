@@ -24,7 +24,7 @@ from tournaments import audit, registration
 
 from .changes import changed
 from .models import Entry, Match, Tournament
-from .routing import Board, Route, lock_tournament, store_matches
+from .movement import Board, Route, lock_tournament, store_matches
 
 Status = Match.Status
 

@@ -53,7 +53,7 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
     """Change details, format and rules. Rules are refused once locked, the format once
     the bracket exists."""
     with changing(tournament.pk):
-        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        # The tournament lock of the lock order (tournaments.movement), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         before = {**audit.snapshot(tournament, SETTINGS_FIELDS), "rules": tournament.rules}
         generated = tournament.matches.exists()
@@ -102,7 +102,7 @@ def set_status(*, tournament: Tournament, status: str, user: Any) -> Tournament:
     """Draft ⇄ registration by hand; running and finished follow the bracket."""
     allowed = {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}
     with changing(tournament.pk):
-        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        # The tournament lock of the lock order (tournaments.movement), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if status not in allowed or tournament.status not in allowed:
             raise ValidationError(

@@ -21,7 +21,7 @@ from . import audit, unique
 from .changes import changing
 from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
-from .routing import lock_tournament
+from .movement import lock_tournament
 from .stages.standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")

@@ -9,7 +9,7 @@ and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake
 raises :class:`django.core.exceptions.ValidationError` with a translated message and
 changes nothing; views show the message. Routing (who plays whom next, byes, tables)
-lives in :mod:`tournaments.routing`, with the order in which every write takes its locks.
+lives in :mod:`tournaments.movement`, with the order in which every write takes its locks.
 
 A confirmation or a walkover is given on a page that showed the match at some
 :attr:`Match.version`; the view passes it on, and the write is refused if the hands have
@@ -35,7 +35,7 @@ from . import audit
 from .changes import changed as public_changed
 from .changes import changing
 from .models import Decision, Entry, Match, Stage, Tournament
-from .routing import OTHER, Board, Pending, copy_state, lock_tournament
+from .movement import OTHER, Board, Pending, copy_state, lock_tournament
 from .stages.standings import finished
 
 Status = Match.Status

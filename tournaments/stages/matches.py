@@ -14,7 +14,7 @@ from pairing import brackets, cut
 from pairing.swiss import SwissPlayer, pair_round
 
 from ..models import Entry, Match, Stage, Tournament
-from ..routing import Board, Route, store_matches
+from ..movement import Board, Route, store_matches
 from .standings import stage_standings
 
 Kind = Stage.Kind

@@ -8,7 +8,7 @@ its tiebreaks (:mod:`pairing.tiebreaks`), takes the top K overall or of each poo
 (:mod:`pairing.cut`) and begins the next stage with them: a Swiss stage is paired
 round by round (:mod:`pairing.swiss`, from a recorded seed), pools and knockouts are
 generated whole (:mod:`pairing.brackets`). The matches are stored and moved through
-by the same :class:`~tournaments.routing.Board` as a one-bracket tournament's, so hand
+by the same :class:`~tournaments.movement.Board` as a one-bracket tournament's, so hand
 entry, table links, confirmations, walkovers and withdrawals are unchanged.
 
 Like the other services, each function is keyword-only, atomic and audited, and a
@@ -37,7 +37,7 @@ from .. import audit
 from ..changes import changed
 from ..draw import check_enough_players, playing_entries
 from ..models import Decision, Entry, Match, Stage, Tournament
-from ..routing import Board, lock_tournament
+from ..movement import Board, lock_tournament
 from .matches import FINAL, begin, pair_swiss
 from .standings import (
     current_round,
