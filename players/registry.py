@@ -46,10 +46,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments import audit
-from tournaments.changes import changed
 from tournaments.models import Player, Tournament
 from tournaments.models.players import PRIVATE_FIELDS, REGISTRY_FIELDS, SHARED_FIELDS
 from tournaments.permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
+from tournaments.public_version import changed
 
 from .csv_import import (
     CSV_COLUMNS,

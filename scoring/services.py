@@ -52,9 +52,9 @@ from engine import (
 )
 from tournaments import audit
 from tournaments import services as tournament_services
-from tournaments.changes import changed as public_changed
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
+from tournaments.public_version import changed as public_changed
 
 from .models import Hand
 from .versions import seen_hand

@@ -22,9 +22,9 @@ from django.utils.translation import ngettext
 from pairing import brackets
 from tournaments import audit, registration
 
-from .changes import changed
 from .models import Entry, Match, Tournament
 from .movement import Board, Route, lock_tournament, store_matches
+from .public_version import changed
 
 Status = Match.Status
 

@@ -25,7 +25,7 @@ transactions serialise writers anyway):
    and then the rows the move writes (:meth:`Board.load`, :meth:`Board.save`);
 3. then hands, audit rows and any other row;
 4. last, just before commit, the tournament's public version row
-   (:func:`tournaments.changes.changed`): every write that changes what the public pages
+   (:func:`tournaments.public_version.changed`): every write that changes what the public pages
    show takes it, so whoever holds it waits for nothing else after.
 
 Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its

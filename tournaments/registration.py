@@ -18,10 +18,10 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from . import audit, unique
-from .changes import changing
 from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
 from .movement import lock_tournament
+from .public_version import changing
 from .stages.standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")

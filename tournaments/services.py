@@ -32,10 +32,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from . import audit
-from .changes import changed as public_changed
-from .changes import changing
 from .models import Decision, Entry, Match, Stage, Tournament
 from .movement import OTHER, Board, Pending, copy_state, lock_tournament
+from .public_version import changed as public_changed
+from .public_version import changing
 from .stages.standings import finished
 
 Status = Match.Status

@@ -35,8 +35,8 @@ from tests.factories import (
 from tests.public.test_standings import playable, quick_match
 from tests.scoring.helpers import gin, knock, named, play
 from tournaments import draw, organising, registration, services
-from tournaments.changes import changed, changing
 from tournaments.models import Entry, Match, PublicVersion, Tournament
+from tournaments.public_version import changed, changing
 
 pytestmark = pytest.mark.django_db
 

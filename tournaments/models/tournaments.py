@@ -141,7 +141,7 @@ class Tournament(models.Model):
         adding = self._state.adding
         super().save(*args, **kwargs)  # type: ignore[arg-type]
         if adding:
-            # Its public pages start at version 1 (tournaments.changes counts from there).
+            # Its public pages start at version 1 (tournaments.public_version counts from there).
             PublicVersion.objects.get_or_create(tournament=self)
 
     def get_absolute_url(self) -> str:

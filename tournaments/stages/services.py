@@ -34,10 +34,10 @@ from pairing import cut
 from pairing.tiebreaks import Tiebreak
 
 from .. import audit
-from ..changes import changed
 from ..draw import check_enough_players, playing_entries
 from ..models import Decision, Entry, Match, Stage, Tournament
 from ..movement import Board, lock_tournament
+from ..public_version import changed
 from .matches import FINAL, begin, pair_swiss
 from .standings import (
     current_round,

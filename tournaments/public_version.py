@@ -42,7 +42,9 @@ def changed(*tournaments: Tournament | int) -> None:
     queue instead of deadlocking.
     """
     if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("tournaments.changes.changed() belongs inside the write's transaction")
+        raise RuntimeError(
+            "tournaments.public_version.changed() belongs inside the write's transaction"
+        )
     now = timezone.now()
     for pk in _ids(tournaments):
         updated = PublicVersion.objects.filter(tournament_id=pk).update(
