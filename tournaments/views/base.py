@@ -45,7 +45,9 @@ def message_text(error: ValidationError) -> str:
     return " ".join(str(m) for m in error.messages)
 
 
-def _login_redirect(request: HttpRequest) -> HttpResponse:
+def login_redirect(request: HttpRequest) -> HttpResponse:
+    """To the login page, and back to this page once logged in: what every director's
+    view answers an anonymous visitor (the decorators here, the dashboard)."""
     return redirect_to_login(request.get_full_path())
 
 
@@ -55,7 +57,7 @@ def director_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not is_director(request.user):
             raise PermissionDenied(_("Only tournament directors can do this."))
         response = view(request, *args, **kwargs)
@@ -71,7 +73,7 @@ def club_admin_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not is_club_admin(request.user):
             raise PermissionDenied(_("Only the club's administrator can make directors."))
         response = view(request, *args, **kwargs)
@@ -88,7 +90,7 @@ def registry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not may_use_registry(request.user):
             raise PermissionDenied(_("Only tournament directors and registrars can do this."))
         response = view(request, *args, **kwargs)
@@ -105,7 +107,7 @@ def manage_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
         tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not can_direct(request.user, tournament):
             raise PermissionDenied(_("You do not direct this tournament."))
         response = view(request, tournament, **kwargs)
