@@ -7,6 +7,8 @@ editing only those), whatever the page shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -15,6 +17,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -22,13 +25,30 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournaments import registration
 from tournaments.forms import PlayerForm
 from tournaments.models import AuditEntry, Player
-from tournaments.permissions import is_registrar, owns_player
-from tournaments.views.base import message_text, page, registry_view
+from tournaments.permissions import is_registrar, may_use_registry, owns_player
+from tournaments.views.base import login_redirect, message_text, page
 
 from . import csv_import, registry
 from .forms import PlayerImportForm, PlayerSearchForm
 
 # -- player registry -------------------------------------------------------------------------
+
+
+def registry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the player registry's screens: directors and registrars only (which player
+    each may read or change is the view's business)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return login_redirect(request)
+        if not may_use_registry(request.user):
+            raise PermissionDenied(_("Only tournament directors and registrars can do this."))
+        response = view(request, *args, **kwargs)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    return wrapper
 
 
 def _player_page(request: HttpRequest) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from ..models import Match, Tournament
-from ..permissions import can_direct, is_club_admin, is_director, may_use_registry
+from ..permissions import can_direct, is_club_admin, is_director
 
 Status = Match.Status
 # htmx events: other regions of the registration page reload themselves on these.
@@ -76,23 +76,6 @@ def club_admin_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
             return login_redirect(request)
         if not is_club_admin(request.user):
             raise PermissionDenied(_("Only the club's administrator can make directors."))
-        response = view(request, *args, **kwargs)
-        patch_vary_headers(response, ("HX-Request",))
-        return response
-
-    return wrapper
-
-
-def registry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For the player registry's screens: directors and registrars only (which player
-    each may read or change is the view's business)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return login_redirect(request)
-        if not may_use_registry(request.user):
-            raise PermissionDenied(_("Only tournament directors and registrars can do this."))
         response = view(request, *args, **kwargs)
         patch_vary_headers(response, ("HX-Request",))
         return response
