@@ -12,7 +12,7 @@ from django.db import models
 
 from scoring.models import Hand
 from tournaments.models import AuditEntry, Decision, Match, Player, Stage, Tournament
-from tournaments.registry import PRIVATE_FIELDS
+from tournaments.models.players import PRIVATE_FIELDS
 
 from .schema import (
     AUDIT_FIELDS,

@@ -26,7 +26,7 @@ def export_view(request: HttpRequest, slug: str) -> HttpResponse:
     if not can_direct(request.user, tournament):
         raise PermissionDenied
     # A director without the registrar role gets the contact details only of the players
-    # they added (tournaments.registry's ownership model).
+    # they added (players.registry's ownership model).
     document = export_tournament(tournament, shows_private=lambda p: owns_player(request.user, p))
     response = HttpResponse(dumps(document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}.json"'

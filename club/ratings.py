@@ -29,7 +29,7 @@ from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from tournaments import changes
+from tournaments import public_version
 from tournaments.models import Match, Player
 
 from .models import RatingChange, RatingState
@@ -159,7 +159,7 @@ def recompute(*, unless_current: bool = False) -> int:
         state.computed_at = timezone.now()
         state.save()
         if moved:
-            changes.changed(*moved)
+            public_version.changed(*moved)
     return rated
 
 

@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "tournaments",
+    "players",
     "scoring",
     "standings",
     "money",

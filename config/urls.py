@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("public.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("players.urls")),
     path("", include("printing.urls")),
     path("", include("archive.urls")),
     path("", include("money.urls")),

@@ -13,8 +13,8 @@ from typing import Any
 
 from demo.hands import match_hands
 from scoring.services import confirm_result, record_hand
-from tournaments import stages
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.stages import services as stage_services
 
 NAMES = [
     "Quentin Blake", "Rosa Montero", "Sipho Dlamini", "Thandi Nkosi", "Ulla Berg",
@@ -42,7 +42,7 @@ def seed_stages_demo(director: Any) -> Tournament:
         Entry.objects.create(
             tournament=tournament, player=player, seed=seed, checked_in=True, paid=True
         )
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -51,7 +51,7 @@ def seed_stages_demo(director: Any) -> Tournament:
         advance=8,
         rules={"game_target": 100, "games_to_win": 1},
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
@@ -59,21 +59,21 @@ def seed_stages_demo(director: Any) -> Tournament:
         rules={"game_target": 100, "games_to_win": 2},
         round_rules={"3": {"game_target": 100, "games_to_win": 3}},
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     for round_ in range(1, 5):
         if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
+            stage_services.pair_next_round(stage=swiss, user=director)
         for match in Match.objects.filter(stage=swiss, round=round_, status="ready"):
             _play(match, director, seed=round_ * 100 + match.position)
             confirm_result(match=match, user=director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     quarters = list(Match.objects.filter(stage=knockout, round=1).order_by("position"))
     for index, match in enumerate(quarters[:3]):
         _play(match, director, seed=900 + index, limit=None if index < 2 else 5)
         if index < 2:
             confirm_result(match=match, user=director)
     knockout.refresh_from_db()
-    stages.start_clock(stage=knockout, minutes=45, user=director)
+    stage_services.start_clock(stage=knockout, minutes=45, user=director)
     return tournament
 
 

@@ -37,9 +37,9 @@ from engine import (
 )
 from tournaments import audit
 from tournaments import services as tournament_services
-from tournaments.changes import changed as public_changed
 from tournaments.models import Match
-from tournaments.routing import lock_tournament
+from tournaments.movement import lock_tournament
+from tournaments.public_version import changed as public_changed
 
 from .loading import HandData, first_dealer, hand_inputs, load_hands
 from .models import Hand

@@ -29,9 +29,9 @@ from django.utils.translation import gettext_noop
 from engine import HandInput, MatchSheet, ScoringError, score_match
 from tournaments import audit
 from tournaments import services as tournament_services
-from tournaments.changes import changed as public_changed
 from tournaments.models import Match
-from tournaments.routing import lock_tournament
+from tournaments.movement import lock_tournament
+from tournaments.public_version import changed as public_changed
 
 from .loading import HandData, first_dealer, hand_inputs, load_hands, match_inputs
 from .models import Hand

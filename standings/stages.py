@@ -26,7 +26,7 @@ from engine import MatchSheet
 from standings.standings import Standing, Standings, elimination_rows, place_label
 from standings.stats import PlayerStats, player_stats, stats_for
 from tournaments.models import Entry, Match, Stage, Tournament
-from tournaments.stages import current_round, current_stage, stage_standings
+from tournaments.stages.standings import current_round, current_stage, stage_standings
 
 QUALIFYING = ("swiss", "round_robin")
 """Stages shown as standings by tiebreaks and pairings (knockouts are drawn as brackets)."""

@@ -22,7 +22,7 @@ def test_the_match_page_has_the_director_links(client):
     )
     nav = header(client.get(url).content.decode())
     assert f'href="{reverse("tournaments:dashboard")}"' in nav
-    assert f'href="{reverse("tournaments:player-list")}"' in nav
+    assert f'href="{reverse("players:player-list")}"' in nav
 
 
 def test_a_table_link_has_none_of_them(client):

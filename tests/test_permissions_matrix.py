@@ -35,7 +35,7 @@ password or a log-in or log-out writes there, the log-in limiter's bookkeeping.
 
 The registry player the URLs are about was added by the director, who alone of these
 visitors may edit it (a registrar, whom the matrix has no column for, may edit any player:
-see :mod:`tournaments.registry` and its own tests).
+see :mod:`players.registry` and its own tests).
 
 :func:`test_csrf_is_required_for_every_post` then POSTs to every pattern again with
 Django's CSRF checks on, as the visitor the table lets write there: without a token the
@@ -68,6 +68,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from club import ratings
 from club.models import Season
 from money.models import SidePot
+from players import csv_import
 from scoring import services as scoring_services
 from scoring import table_links, timing
 from scoring.deals import deal_rows, deal_version
@@ -85,9 +86,9 @@ from tests.factories import (
 from tests.scoring.helpers import gin, knock, play, win_games
 from tests.teams import deal_post, make_teams, play_deals, team_tournament
 from tests.teams import knock as team_knock
-from tournaments import player_csv, stages
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
+from tournaments.stages import services as stage_services
 
 ROLES = ("anon", "table", "revoked", "norole", "okeep", "odir", "codir", "keeper", "dir")
 METHODS = ("GET", "POST")
@@ -243,10 +244,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:table-deal-edit": (TABLE, TABLE_WRITE),
     "scoring:table-deal-delete": (TABLE, TABLE_WRITE),
     "tournaments:dashboard": (SIGNED_IN, ALL_405),
-    "tournaments:player-list": DIRECTORS_PAGE,
-    "tournaments:player-create": (DIRECTORS, DIRECTORS_WRITE),
-    "tournaments:player-edit": (PLAYER_OWNER, PLAYER_OWNER_WRITE),
-    "tournaments:player-import": (DIRECTORS, DIRECTORS_WRITE),  # POST: the confirming step
+    "players:player-list": DIRECTORS_PAGE,
+    "players:player-create": (DIRECTORS, DIRECTORS_WRITE),
+    "players:player-edit": (PLAYER_OWNER, PLAYER_OWNER_WRITE),
+    "players:player-import": (DIRECTORS, DIRECTORS_WRITE),  # POST: the confirming step
     "tournaments:tournament-create": (DIRECTORS, DIRECTORS_WRITE),
     "tournaments:directors": (CLUB_ADMIN, ALL_405),
     "tournaments:director-create": (ALL_405, CLUB_ADMIN),
@@ -493,7 +494,7 @@ def build_world() -> World:
         )
     )
     level = _staged(director, staff, "Late Swiss", "none")
-    stages.start(tournament=level, user=director)
+    stage_services.start(tournament=level, user=director)
     timing.call_time(stage=level.stages.get(number=1), procedure="leader", user=director)
     # The stored club rating as the results stand: a public page then reads it and writes
     # nothing (a page recomputes it only after results changed).
@@ -533,22 +534,22 @@ def _staged(director: Any, staff: dict[str, Any], name: str, played: str) -> Tou
     ``cut`` (the knockout has begun)."""
     tournament = make_tournament(owner=director, name=name, **staff)
     make_entries(tournament=tournament, count=4)
-    stages.add_stage(
+    stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
         rounds=2 if played == "round" else 1,
         advance=2,
     )
-    stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+    stage_services.add_stage(tournament=tournament, user=director, kind="single_elimination")
     if played == "none":
         return tournament
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     for match in Match.objects.filter(tournament=tournament, status="ready"):
         play(match, win_games("A", 3), user=director)
         scoring_services.confirm_result(match=match, user=director)
     if played == "cut":
-        stages.close_stage(stage=tournament.stages.get(number=1), user=director)
+        stage_services.close_stage(stage=tournament.stages.get(number=1), user=director)
     tournament.refresh_from_db()
     return tournament
 
@@ -656,8 +657,8 @@ def _import_confirmation(world: World, role: str) -> dict[str, Any]:
     would have given it to ``role`` (the token is signed for the user who uploaded), so that
     a visitor let in here imports the file."""
     user = world.users.get(role, AnonymousUser())
-    text = player_csv.decode_csv(CSV)
-    return {"confirm": player_csv.confirmation(text=text, user=user)}
+    text = csv_import.decode_csv(CSV)
+    return {"confirm": csv_import.confirmation(text=text, user=user)}
 
 
 def _admin_model(route: str) -> Any:
@@ -708,11 +709,11 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:table-match-confirm": _seen_match(MATCH_OF["scoring:table-match-confirm"]),
     "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
     "scoring:table-link": lambda w: {"action": "revoke"},
-    "tournaments:player-create": lambda w: {"name": "Created by the matrix"},
+    "players:player-create": lambda w: {"name": "Created by the matrix"},
     "tournaments:director-create": lambda w: {"name": "Matrix Director", "email": "m@example.com"},
     "tournaments:director-add": lambda w: {"username": "norole"},
     "tournaments:director-link": lambda w: {"user": w.users["norole"].pk},
-    "tournaments:player-edit": lambda w: {"name": "Edited by the matrix"},
+    "players:player-edit": lambda w: {"name": "Edited by the matrix"},
     "tournaments:tournament-create": lambda w: SETUP_FORM,
     "tournaments:tournament-setup": lambda w: SETUP_FORM,
     "tournaments:tournament-status": lambda w: {"status": "draft"},
@@ -773,7 +774,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
 
 # What a POST sends that depends on who sends it.
 POST_DATA_AS: dict[str, Callable[[World, str], dict[str, Any]]] = {
-    "tournaments:player-import": _import_confirmation,
+    "players:player-import": _import_confirmation,
 }
 
 
@@ -1010,7 +1011,7 @@ def test_the_player_import_preview_writes_nothing(world):
     """The player import's first step, which the matrix's POST goes past: whoever may
     import gets the preview (with the button that imports it) and nothing is saved; the
     others are refused as on the confirming step."""
-    pattern = next(p for p in PATTERNS if p.key == "tournaments:player-import")
+    pattern = next(p for p in PATTERNS if p.key == "players:player-import")
     wrong = []
     for role, want in zip(ROLES, PLAYER_IMPORT_PREVIEW.split(), strict=True):
         outcome = request(pattern, world, role, "POST", data={"file": _csv()})

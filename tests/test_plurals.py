@@ -16,10 +16,8 @@ pytestmark = pytest.mark.django_db
 
 def import_csv(client, content: bytes):
     upload = SimpleUploadedFile("players.csv", content, content_type="text/csv")
-    preview = client.post(reverse("tournaments:player-import"), {"file": upload})
-    return client.post(
-        reverse("tournaments:player-import"), {"confirm": preview.context["confirm"]}
-    )
+    preview = client.post(reverse("players:player-import"), {"file": upload})
+    return client.post(reverse("players:player-import"), {"confirm": preview.context["confirm"]})
 
 
 @pytest.mark.parametrize(

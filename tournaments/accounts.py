@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from . import audit
 from .models import AuditEntry, Tournament
-from .setup import ROLES
+from .organising import ROLES
 
 
 def _username(email: str, name: str) -> str:

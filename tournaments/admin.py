@@ -9,13 +9,13 @@ from typing import Any
 from django.contrib import admin
 from django.db import transaction
 
-from .changes import changed
 from .models import AuditEntry, Entry, Match, Player, Tournament
+from .public_version import changed
 
 
 class PublicChangeAdmin(admin.ModelAdmin):
     """A fix made here shows on the public pages at once: every save and delete adds one
-    to the public version of the tournaments it touches (:mod:`tournaments.changes`)."""
+    to the public version of the tournaments it touches (:mod:`tournaments.public_version`)."""
 
     def tournament_ids(self, objects: Iterable[Any]) -> set[int]:
         """The tournaments whose public pages show ``objects``; override per model."""

@@ -22,9 +22,9 @@ from django.utils.translation import ngettext
 from pairing import brackets
 from tournaments import audit, registration
 
-from .changes import changed
 from .models import Entry, Match, Tournament
-from .routing import Board, Route, lock_tournament
+from .movement import Board, Route, lock_tournament, store_matches
+from .public_version import changed
 
 Status = Match.Status
 
@@ -127,7 +127,7 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
         if preview:
             return plan
 
-        _store(matches, routes)
+        store_matches(matches, routes)
         board.user = user
         board.save_decisions()  # the byes, now that their matches exist
         _renumber_seeds(playing, left_out)
@@ -216,28 +216,6 @@ def _start_running(
         },
         user=user,
     )
-
-
-def _store(matches: list[Match], routes: dict[str, Route]) -> None:
-    """Insert the matches so every route points at a row that already exists: layer by
-    layer from the final backwards, one INSERT per layer (no second pass of UPDATEs)."""
-    depth: dict[str, int] = {}
-    for match in reversed(matches):  # playing order: every target comes later
-        route = routes[match.key]
-        targets = [t[0] for t in (route.winner_to, route.loser_to) if t is not None]
-        depth[match.key] = 1 + max((depth[key] for key in targets), default=-1)
-    by_key = {m.key: m for m in matches}
-    for layer in range(max(depth.values(), default=-1) + 1):
-        batch = [m for m in matches if depth[m.key] == layer]
-        for match in batch:
-            route = routes[match.key]
-            if route.winner_to:
-                match.next_match = by_key[route.winner_to[0]]
-                match.next_slot = route.winner_to[1]
-            if route.loser_to:
-                match.loser_next_match = by_key[route.loser_to[0]]
-                match.loser_next_slot = route.loser_to[1]
-        Match.objects.bulk_create(batch, batch_size=500)
 
 
 def _renumber_seeds(playing: list[Entry], left_out: list[Entry]) -> None:

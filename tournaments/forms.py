@@ -22,18 +22,18 @@ from engine import (
     resolve_rules,
 )
 
-from . import csv_files
 from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
 from .number_fields import IdChoiceField
-from .player_csv import PLAYER_FIELDS
+from .services import rules_locked_error
 
 # -- players ---------------------------------------------------------------------------------
 
 
-def _rating_field() -> forms.IntegerField:
-    """The rating, bounded as the model is, with one message for every way it is wrong."""
+def rating_field() -> forms.IntegerField:
+    """The rating, bounded as the model is, with one message for every way it is wrong
+    (the registry's form here, and each row of its CSV import in :mod:`players.forms`)."""
     message = gettext("A rating is a whole number from %(low)d to %(high)d.") % {
         "low": RATING_MIN,
         "high": RATING_MAX,
@@ -48,6 +48,9 @@ def _rating_field() -> forms.IntegerField:
 
 
 class PlayerForm(forms.ModelForm):
+    """A player of the registry: added from the registry's pages and at the door
+    (registration's new player), edited from the registry."""
+
     class Meta:
         model = Player
         fields = ["name", "email", "phone", "club_id", "rating", "notes", "hidden"]
@@ -55,34 +58,7 @@ class PlayerForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["rating"] = _rating_field()
-
-
-class PlayerRowForm(forms.Form):
-    """PlayerForm's fields without its registry look-ups: the CSV import checks every
-    row first and reports duplicates itself, with their line numbers."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields.update(forms.fields_for_model(Player, fields=PLAYER_FIELDS))
-        self.fields["rating"] = _rating_field()
-
-
-class PlayerSearchForm(forms.Form):
-    q = forms.CharField(label=_("Search"), required=False, max_length=100)
-
-
-class PlayerImportForm(forms.Form):
-    file = forms.FileField(label=_("CSV file"))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # The column names and encodings are the file format's, the same in every language.
-        self.fields["file"].help_text = gettext(
-            "A CSV file as a spreadsheet saves it: cells separated by commas, semicolons "
-            "or tabs, text in %(encodings)s. The first line names the columns, in English "
-            "or Spanish: %(columns)s. Only a name is required."
-        ) % {"encodings": csv_files.ENCODINGS, "columns": csv_files.KNOWN_HEADERS}
+        self.fields["rating"] = rating_field()
 
 
 # -- tournament setup ------------------------------------------------------------------------
@@ -296,8 +272,6 @@ class TournamentForm(forms.ModelForm):
             # A browser does not send disabled inputs; anything else that sends rules must
             # send the stored ones.
             if "preset" in self.data and rules_from_query(self.data) != tournament.ruleset:
-                from .services import rules_locked_error
-
                 self.add_error(None, rules_locked_error(tournament))
                 self.add_error(
                     None, gettext("The rules were not changed. They are shown below as stored.")

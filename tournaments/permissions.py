@@ -7,7 +7,7 @@ administrator (:func:`is_club_admin`) makes further directors.
 
 The player registry belongs to the club, and the club's *registrar* role (the
 ``manage_registry`` permission, ``manage.py registrar USERNAME``) looks after it: see
-:mod:`tournaments.registry` for who may read and change which player.
+:mod:`players.registry` for who may read and change which player.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Registration and check-in: entering players in a tournament, seeds, flags.
+"""Registration and check-in: entering players in a tournament, seeds, flags, and adding
+a new player to the club's registry (:func:`create_player`: at the door, and from the
+registry's own page in :mod:`players`).
 
 Late entries are accepted until the bracket is generated; after that the field is fixed
 (withdrawal, in :mod:`tournaments.services`, is the only way out). Keyword-only service
@@ -15,12 +17,12 @@ from django.db import models, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from . import audit
-from .changes import changing
+from . import audit, unique
 from .models import Entry, Player, TeamMember, Tournament
-from .registry import create_player
-from .routing import lock_tournament
-from .stage_standings import late_entries_open
+from .models.players import REGISTRY_FIELDS
+from .movement import lock_tournament
+from .public_version import changing
+from .stages.standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
 
@@ -150,6 +152,26 @@ def check_field(tournament: Tournament, entries: list[Entry]) -> None:
             raise ValidationError(
                 _("%(entry)s is a team, but the rules are head to head.") % {"entry": entry.name}
             )
+
+
+def create_player(*, data: dict[str, Any], user: Any) -> Player:
+    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``), added by
+    ``user``."""
+    with transaction.atomic():
+        player = Player(**{name: data.get(name) for name in REGISTRY_FIELDS if name in data})
+        if getattr(user, "is_authenticated", False):
+            player.created_by = user
+        player.full_clean()
+        with unique.taken(_("A player with this name and email is already registered.")):
+            player.save()
+        audit.record(
+            tournament=None,
+            action="player added",
+            obj=player,
+            after=audit.snapshot(player, REGISTRY_FIELDS),
+            user=user,
+        )
+    return player
 
 
 def register_new_player(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Entry:

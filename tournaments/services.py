@@ -3,13 +3,13 @@ walkovers, withdrawals, tables and the rules lock.
 
 Every write of the tournaments app goes through a service module, never a view or a
 model's ``save()``: this one, :mod:`tournaments.draw` (generating and clearing the
-bracket), :mod:`tournaments.setup` (creating a tournament; its details, rules, status
+bracket), :mod:`tournaments.organising` (creating a tournament; its details, rules, status
 and roles), :mod:`tournaments.registration` (entries, seeds, check-in) and
-:mod:`tournaments.registry` (the club's players). Each function is keyword-only, runs
+:mod:`players.registry` (the club's players). Each function is keyword-only, runs
 inside ``transaction.atomic`` and records one audit row per change. A user's mistake
 raises :class:`django.core.exceptions.ValidationError` with a translated message and
 changes nothing; views show the message. Routing (who plays whom next, byes, tables)
-lives in :mod:`tournaments.routing`, with the order in which every write takes its locks.
+lives in :mod:`tournaments.movement`, with the order in which every write takes its locks.
 
 A confirmation or a walkover is given on a page that showed the match at some
 :attr:`Match.version`; the view passes it on, and the write is refused if the hands have
@@ -31,11 +31,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from . import audit, stages
-from .changes import changed as public_changed
-from .changes import changing
+from . import audit
 from .models import Decision, Entry, Match, Stage, Tournament
-from .routing import OTHER, Board, Pending, copy_state, lock_tournament
+from .movement import OTHER, Board, Pending, copy_state, lock_tournament
+from .public_version import changed as public_changed
+from .public_version import changing
+from .stages.standings import finished
 
 Status = Match.Status
 
@@ -49,9 +50,7 @@ def _match_state(match: Match) -> dict[str, Any]:
 def _finish_or_resume(board: Board) -> None:
     tournament = board.tournament
     staged = any(m.stage_id for m in board.matches.values())
-    if board.all_complete() and (
-        not staged or stages.finished(tournament, list(board.matches.values()))
-    ):
+    if board.all_complete() and (not staged or finished(tournament, list(board.matches.values()))):
         new_status = Tournament.Status.FINISHED
     elif tournament.status == Tournament.Status.FINISHED:
         new_status = Tournament.Status.RUNNING

@@ -1,5 +1,6 @@
 """The director's URLs: club-wide screens under /director/, one tournament's under
-/t/<slug>/manage/. (/t/<slug>/ itself and the match and table URLs belong to scoring.)"""
+/t/<slug>/manage/. (/t/<slug>/ itself and the match and table URLs belong to scoring; the
+player registry's, /director/players/, to players.)"""
 
 from django.urls import path
 
@@ -11,10 +12,6 @@ MANAGE = "t/<slug:slug>/manage/"
 
 urlpatterns = [
     path("director/", views.dashboard, name="dashboard"),
-    path("director/players/", views.player_list, name="player-list"),
-    path("director/players/new/", views.player_create, name="player-create"),
-    path("director/players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
-    path("director/players/import/", views.player_import, name="player-import"),
     path("director/directors/", views.directors, name="directors"),
     path("director/directors/new/", views.director_create, name="director-create"),
     path("director/directors/add/", views.director_add, name="director-add"),

@@ -490,11 +490,11 @@ def test_director_screens_link_the_export(client):
 
 def test_round_trip_of_a_tournament_in_stages(tmp_path):
     from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
-    from tournaments import stages
+    from tournaments.stages import services as stage_services
 
     tournament = make_event(10)
     owner = tournament.owner
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=owner,
         kind="swiss",
@@ -503,17 +503,17 @@ def test_round_trip_of_a_tournament_in_stages(tmp_path):
         rules=ONE_GAME_TO_100,
         tiebreaks=["match_points", "head_to_head", "buchholz"],
     )
-    stages.add_stage(
+    stage_services.add_stage(
         tournament=tournament,
         user=owner,
         kind="single_elimination",
         round_rules={"2": {"games_to_win": 2, "game_target": 100}},
     )
-    stages.start(tournament=tournament, user=owner)
+    stage_services.start(tournament=tournament, user=owner)
     play_open(tournament, swiss)
-    stages.pair_next_round(stage=swiss, user=owner)
+    stage_services.pair_next_round(stage=swiss, user=owner)
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=owner)
+    stage_services.close_stage(stage=swiss, user=owner)
     first = export(tournament)
     document = json.loads(first)
     assert [s["kind"] for s in document["stages"]] == ["swiss", "single_elimination"]

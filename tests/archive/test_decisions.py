@@ -16,8 +16,8 @@ from scoring.loading import HandData
 from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event, play_open
 from tournaments import services as tournament_services
-from tournaments import stages
 from tournaments.models import Decision, Match, Stage, Tournament
+from tournaments.stages import services as stage_services
 
 from .test_archive import export, forget, run_import, write
 from .test_verify import verify
@@ -35,10 +35,10 @@ def swiss_round(director, players: int = 7, **fields) -> tuple[Tournament, Stage
     """A Swiss first stage of ``players`` (a bye when odd) with its first round paired;
     the played matches in table order."""
     tournament = make_event(players)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=2, rules=TO_100, **fields
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     played = list(Match.objects.filter(stage=swiss, is_bye=False, round=1).order_by("position"))
     return tournament, swiss, played
 
@@ -261,13 +261,15 @@ def test_a_bye_is_a_decision_of_the_pairing(director):
 
 def lucky_event(director) -> tuple[Tournament, Stage, Match]:
     tournament = make_event(8)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=1, advance=4
     )
-    knockout = stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
-    stages.start(tournament=tournament, user=director)
+    knockout = stage_services.add_stage(
+        tournament=tournament, user=director, kind="single_elimination"
+    )
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     return tournament, knockout, Match.objects.filter(stage=knockout, round=1).first()
 
@@ -276,7 +278,7 @@ def test_a_lucky_loser_is_a_decision_naming_who_came_in_for_whom(director):
     tournament, knockout, match = lucky_event(director)
     replaced = match.side_b
     outsider = tournament.entries.exclude(pk__in=knockout.entrants).first()
-    stages.lucky_loser(match=match, side="B", entry=outsider, user=director)
+    stage_services.lucky_loser(match=match, side="B", entry=outsider, user=director)
 
     decision = Decision.objects.get(match=match, kind="lucky_loser")
     assert (decision.side, decision.entry, decision.replaced) == ("B", outsider, replaced)
@@ -298,7 +300,7 @@ def staged_event_with_every_decision(director) -> Tournament:
     has a match decided on time, a level match ruled by the director and a walkover; the
     knockout a lucky loser."""
     tournament, swiss, (leading, level, walkover) = swiss_round(director, advance=4)
-    stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
+    stage_services.add_stage(tournament=tournament, user=director, kind="single_elimination")
     tournament_services.forfeit(match=walkover, winner_side="A", user=director)
     record_hand(match=leading, number=1, data=knock("B", 2, 30))
     record_hand(match=level, number=1, data=knock("A", 2, 12))
@@ -306,15 +308,15 @@ def staged_event_with_every_decision(director) -> Tournament:
     timing.call_time(stage=swiss, procedure="leader", user=director)
     timing.decide(stage=swiss, user=director)
     timing.rule_level(match=level, winner_side="A", user=director, reason="cut for high card")
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     play_open(tournament, swiss)
-    knockout = stages.close_stage(stage=swiss, user=director)
+    knockout = stage_services.close_stage(stage=swiss, user=director)
     assert knockout is not None
     match = Match.objects.filter(stage=knockout, round=1).order_by("position").first()
     outsider = tournament.entries.exclude(pk__in=knockout.entrants).first()
-    stages.lucky_loser(match=match, side="B", entry=outsider, user=director)
+    stage_services.lucky_loser(match=match, side="B", entry=outsider, user=director)
     play_open(tournament, knockout)
-    stages.close_stage(stage=knockout, user=director)
+    stage_services.close_stage(stage=knockout, user=director)
     tournament.refresh_from_db()
     return tournament
 

@@ -10,8 +10,8 @@ import json
 import pytest
 
 from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
-from tournaments import stages
 from tournaments.models import Stage, Tournament
+from tournaments.stages import services as stage_services
 
 from .test_archive import counts, export, forget, refused, run_import, write
 from .test_verify import verify
@@ -24,7 +24,7 @@ def staged_document() -> dict:
     if "document" not in _DOCUMENT:
         tournament = make_event(10)
         owner = tournament.owner
-        swiss = stages.add_stage(
+        swiss = stage_services.add_stage(
             tournament=tournament,
             user=owner,
             kind="swiss",
@@ -32,12 +32,12 @@ def staged_document() -> dict:
             advance=4,
             rules=ONE_GAME_TO_100,
         )
-        stages.add_stage(tournament=tournament, user=owner, kind="single_elimination")
-        stages.start(tournament=tournament, user=owner)
+        stage_services.add_stage(tournament=tournament, user=owner, kind="single_elimination")
+        stage_services.start(tournament=tournament, user=owner)
         play_open(tournament, swiss)
-        stages.pair_next_round(stage=swiss, user=owner)
+        stage_services.pair_next_round(stage=swiss, user=owner)
         play_open(tournament, swiss)
-        stages.close_stage(stage=swiss, user=owner)
+        stage_services.close_stage(stage=swiss, user=owner)
         _DOCUMENT["document"] = json.loads(export(tournament))
         _DOCUMENT["owner"] = owner.username
         forget(tournament)

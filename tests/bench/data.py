@@ -25,8 +25,8 @@ from scoring import loading, services
 from scoring.loading import HandData
 from scoring.models import Hand
 from tournaments import services as tournament_services
-from tournaments.changes import changed
 from tournaments.models import AuditEntry, Match, Tournament
+from tournaments.public_version import changed
 
 
 def hand_seed(tag: str, key: str) -> int:

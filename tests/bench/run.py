@@ -637,9 +637,9 @@ def after_change(
     rendered again (the version moved) while the rest of the field is as it was, as after
     a hand. What this process kept (scored sheets, rendered boxes and rows) is kept; the
     rename itself is outside the timed window."""
+    from players.registry import update_player
     from public import live as live_pages
     from tournaments.models import Entry
-    from tournaments.registry import update_player
 
     entry = Entry.objects.select_related("player").filter(tournament=tournament).first()
     if entry is None:

@@ -91,7 +91,7 @@ def test_the_registry_form_hides_a_player_from_the_player_pages(client, club):
     run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
     registrar = make_registrar()
     client.force_login(registrar)
-    edit = reverse("tournaments:player-edit", args=[players[1].pk])
+    edit = reverse("players:player-edit", args=[players[1].pk])
     form = client.get(edit).content.decode()
     assert 'name="hidden"' in form
     fields = {"name": players[1].name, "email": players[1].email, "club_id": "C1"}
@@ -188,13 +188,13 @@ def test_a_staged_events_longer_final_counts_on_the_player_page(client, director
         make_event,
         play_open,
     )
-    from tournaments import stages
+    from tournaments.stages import services as stage_services
 
     tournament = make_event(4)
     # The event's own rules are a single game: only the final is longer.
     tournament.rules = resolve_rules({"preset": "tournament", **ONE_GAME_TO_100}).to_dict()
     tournament.save(update_fields=["rules"])
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -202,16 +202,16 @@ def test_a_staged_events_longer_final_counts_on_the_player_page(client, director
         advance=2,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
         rules=ONE_GAME_TO_100,
         round_rules={"final": BEST_OF_3_TO_100},
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
     rows = client.get(reverse("public:standings-json", args=[tournament.slug])).json()

@@ -71,9 +71,9 @@ def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> 
         # The director
         Screen("dashboard", reverse("tournaments:dashboard"), "director"),
         Screen("directors", reverse("tournaments:directors"), "director"),
-        Screen("players", reverse("tournaments:player-list"), "director"),
-        Screen("player-new", reverse("tournaments:player-create"), "director"),
-        Screen("player-import", reverse("tournaments:player-import"), "director"),
+        Screen("players", reverse("players:player-list"), "director"),
+        Screen("player-new", reverse("players:player-create"), "director"),
+        Screen("player-import", reverse("players:player-import"), "director"),
         Screen("tournament-new", reverse("tournaments:tournament-create"), "director"),
         Screen("setup", manage, "director"),
         Screen("registration", f"{manage}entries/", "director"),

@@ -12,7 +12,7 @@ from tests.factories import make_director
 from tests.public.staged import play_swiss
 from tests.public.test_staged_players import swiss_into_top_four
 from tests.tournaments.test_stages import play_open
-from tournaments import stages
+from tournaments.stages import services as stage_services
 
 from .conftest import screenshot
 from .test_accessibility import AXE, IMPACTS
@@ -37,7 +37,7 @@ def test_a_qualifier_and_a_non_qualifier_on_a_phone(phone, live_server):
     director = make_director()
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
     qualified = [int(pk) for pk in knockout.entrants]

@@ -182,7 +182,7 @@ class Event:
 
     def new_player(self, name: str) -> int:
         """A new player in the registry only (a team's member)."""
-        response = self.director.post(reverse("tournaments:player-create"), {"name": name})
+        response = self.director.post(reverse("players:player-create"), {"name": name})
         assert response.status_code == 302, response.content.decode()[:2000]
         from tournaments.models import Player
 

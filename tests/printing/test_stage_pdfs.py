@@ -12,8 +12,8 @@ from scoring import timing
 from scoring.loading import HandData
 from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event, play_open
-from tournaments import stages
 from tournaments.models import Match
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def text(response) -> str:
 
 def test_pairings_and_standings_pdfs(client, director):
     tournament = make_event(7)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -34,9 +34,9 @@ def test_pairings_and_standings_pdfs(client, director):
         rounds=2,
         tiebreaks=["match_points", "buchholz", "total_points"],
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     on_time = Match.objects.filter(stage=swiss, round=2, status="ready").first()
     record_hand(match=on_time, number=1, data=HandData("knock", "A", 2, 30))
     timing.call_time(stage=swiss, procedure="leader", user=director)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from tests.factories import make_player, make_tournament
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
-from tournaments import stages
 from tournaments.models import Entry, Stage, Tournament
+from tournaments.stages import services as stage_services
 
 
 def make_named_event(names: Sequence[str]) -> Tournament:
@@ -24,7 +24,7 @@ def swiss_into_top_four(
 ) -> tuple[Tournament, Stage, Stage]:
     """``names`` registered in seed order, the Swiss started (its first round paired)."""
     tournament = make_named_event(names)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -33,14 +33,14 @@ def swiss_into_top_four(
         advance=4,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
         name="Knockout",
         rules=ONE_GAME_TO_100,
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     return tournament, swiss, knockout
 
 
@@ -48,5 +48,5 @@ def play_swiss(tournament: Tournament, swiss: Stage, director) -> None:
     """Every round of the Swiss, each paired after the one before (an upset every third)."""
     for round_ in range(1, (swiss.rounds or 0) + 1):
         if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
+            stage_services.pair_next_round(stage=swiss, user=director)
         play_open(tournament, swiss, upset_every=3)

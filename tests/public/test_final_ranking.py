@@ -19,8 +19,9 @@ from money import services as money_services
 from tests.factories import make_player, make_tournament
 from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play, play_open
-from tournaments import stages
 from tournaments.models import Entry, Match, Stage, Tournament
+from tournaments.stages import services as stage_services
+from tournaments.stages.standings import stage_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,7 @@ def expected_out_places(swiss: Stage, qualified: set[int]) -> dict[int, tuple[in
     """Each non-qualifier's final place and label: after the qualifiers, in the Swiss
     order, those level in the Swiss level here too."""
     matches = list(Match.objects.filter(stage=swiss))
-    (table,) = stages.stage_standings(swiss, matches)
+    (table,) = stage_standings(swiss, matches)
     out = [row for row in table if row.player not in qualified]
     found = {}
     for row in out:
@@ -84,7 +85,7 @@ def expected_out_places(swiss: Stage, qualified: set[int]) -> dict[int, tuple[in
 def test_every_entrant_of_a_swiss_into_a_knockout_has_a_final_place_everywhere(client, director):
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     qualified = {int(pk) for pk in knockout.entrants}
     assert len(qualified) == 4
@@ -151,7 +152,7 @@ def test_every_entrant_of_a_swiss_into_a_knockout_has_a_final_place_everywhere(c
 def test_prizes_go_by_final_place_to_non_qualifiers_too_and_ties_share(client, director):
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     play_open(tournament, knockout)
     money_services.save_money(
         tournament=tournament,
@@ -184,7 +185,7 @@ def test_prizes_go_by_final_place_to_non_qualifiers_too_and_ties_share(client, d
 def test_the_club_player_page_says_where_a_non_qualifier_finished(client, director):
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
     rows = get_json(client, tournament)["standings"]
@@ -206,7 +207,7 @@ def test_the_club_player_page_says_where_a_non_qualifier_finished(client, direct
 def test_while_stages_run_players_in_play_have_no_place_and_those_out_do(client, director):
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_open(tournament, swiss, upset_every=3)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
 
     rows = get_json(client, tournament)["standings"]
     assert len(rows) == 12
@@ -220,13 +221,13 @@ def test_while_stages_run_players_in_play_have_no_place_and_those_out_do(client,
     assert "1 of 3 rounds played" in display
 
     play_open(tournament, swiss, upset_every=3)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     play_open(tournament, swiss, upset_every=3)
     rows = get_json(client, tournament)["standings"]
     assert all(r["place"] is None for r in rows)  # the cut is not made yet
     assert all(r["progress"].endswith(" · 3 of 3 rounds played") for r in rows)
 
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     qualified = {int(pk) for pk in knockout.entrants}
     expected = expected_out_places(swiss, qualified)
@@ -244,7 +245,7 @@ def test_while_stages_run_players_in_play_have_no_place_and_those_out_do(client,
 
 def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director):
     tournament = make_named_event(tuple(f"Pool player {n:02d}" for n in range(1, 17)))
-    pools = stages.add_stage(
+    pools = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="round_robin",
@@ -253,7 +254,7 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
         advance=2,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
@@ -261,7 +262,7 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
         rules=ONE_GAME_TO_100,
         third_place=True,
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     rows = get_json(client, tournament)["standings"]
     assert [r["progress"] for r in rows] == ["0 of 3 matches played"] * 16
     first = Match.objects.filter(stage=pools, status="ready").order_by("pk").first()
@@ -272,12 +273,12 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
     assert winner["progress"].startswith("Place 1 in pool ")
     assert winner["progress"].endswith(" so far · 1 of 3 matches played")
     play_open(tournament, pools, upset_every=4)
-    stages.close_stage(stage=pools, user=director)
+    stage_services.close_stage(stage=pools, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
     # Read in the order the pages read them (players level on every tiebreak keep it).
     played = Match.objects.filter(stage=pools).order_by("round", "section", "position", "pk")
-    tables = stages.stage_standings(pools, list(played))
+    tables = stage_standings(pools, list(played))
     names = dict(tournament.entries.values_list("pk", "player__name"))
 
     rows = get_json(client, tournament)["standings"]
@@ -319,16 +320,16 @@ def test_a_drop_a_late_entry_and_a_lucky_loser_each_keep_a_row_and_a_place(clien
     dropped = tournament.entries.get(seed=12)
     services.withdraw(entry=dropped, user=director)
     late = make_entries(tournament=tournament, count=1)[0]
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     play_open(tournament, swiss, upset_every=3)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     play_open(tournament, swiss, upset_every=3)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     match = Match.objects.filter(stage=knockout, round=1).order_by("position").first()
     no_show = match.side_b_id
     lucky = tournament.entries.exclude(pk__in=knockout.entrants).exclude(withdrawn=True).first()
-    stages.lucky_loser(match=match, side="B", entry=lucky, user=director)
+    stage_services.lucky_loser(match=match, side="B", entry=lucky, user=director)
     play_open(tournament, knockout)
 
     rows = get_json(client, tournament)["standings"]
@@ -350,7 +351,7 @@ def test_season_points_count_the_non_qualifiers_places(director):
 
     tournament, swiss, knockout = swiss_into_top_four(director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     play_open(tournament, knockout)
     season = club_services.save_season(
         season=Season(
@@ -378,7 +379,7 @@ def test_the_club_player_page_reads_staged_events_in_a_fixed_number_of_queries(c
         tournament = make_tournament(status="registration", tables=6)
         for seed, player in enumerate(players, start=1):
             Entry.objects.create(tournament=tournament, player=player, seed=seed)
-        swiss = stages.add_stage(
+        swiss = stage_services.add_stage(
             tournament=tournament,
             user=director,
             kind="swiss",
@@ -386,12 +387,12 @@ def test_the_club_player_page_reads_staged_events_in_a_fixed_number_of_queries(c
             advance=4,
             rules=ONE_GAME_TO_100,
         )
-        stages.add_stage(
+        stage_services.add_stage(
             tournament=tournament, user=director, kind="single_elimination", rules=ONE_GAME_TO_100
         )
-        stages.start(tournament=tournament, user=director)
+        stage_services.start(tournament=tournament, user=director)
         play_swiss(tournament, swiss, director)
-        stages.close_stage(stage=swiss, user=director)
+        stage_services.close_stage(stage=swiss, user=director)
 
     counts = []
     for _night in range(3):
@@ -407,7 +408,7 @@ def test_the_club_player_page_reads_staged_events_in_a_fixed_number_of_queries(c
 
 def test_a_swiss_into_a_double_elimination_ranks_all_ten(client, director):
     tournament = make_named_event(NAMES[:10])
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -416,16 +417,16 @@ def test_a_swiss_into_a_double_elimination_ranks_all_ten(client, director):
         advance=6,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="double_elimination",
         name="Double",
         rules=ONE_GAME_TO_100,
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     play_open(tournament, knockout)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED

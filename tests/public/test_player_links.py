@@ -12,8 +12,8 @@ from public.live import forget
 from tests.factories import make_bracket
 from tests.scoring.helpers import knock, play
 from tests.tournaments.test_stages import make_event, play_open
-from tournaments import stages
 from tournaments.models import Entry, Match
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +33,12 @@ def page_of(entry: Entry) -> str:
 
 def test_every_name_of_a_staged_tournament_links_except_a_hidden_players(client, director):
     tournament = make_event(6)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", name="Qualifying", rounds=2, advance=4
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     in_play = Match.objects.filter(stage=swiss, status=Match.Status.READY).exclude(side_b=None)
     play(in_play.first(), [knock("A")], user=director)
     entries = list(tournament.entries.select_related("player").order_by("seed"))

@@ -20,8 +20,9 @@ from standings.data import load
 from tests.factories import make_player, make_tournament
 from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
-from tournaments import registration, services, stages
+from tournaments import registration, services
 from tournaments.models import Entry, Match, Stage, Tournament
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def cut(director) -> tuple[Tournament, Stage, Stage]:
     """The Swiss played and cut: the knockout's semifinals ready."""
     tournament, swiss, knockout = swiss_into_top_four(director)
     staged.play_swiss(tournament, swiss, director)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     tournament.refresh_from_db()
     return tournament, swiss, knockout
@@ -317,7 +318,7 @@ def test_round_controls_print_links_print_that_stages_round_only(client, directo
     tournament = make_tournament(status="registration", tables=4)
     for seed, name in enumerate(NAMES[:8], start=1):
         Entry.objects.create(tournament=tournament, player=make_player(name=name), seed=seed)
-    first = stages.add_stage(
+    first = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -326,12 +327,12 @@ def test_round_controls_print_links_print_that_stages_round_only(client, directo
         advance=4,
         rules=ONE_GAME_TO_100,
     )
-    stages.add_stage(
+    stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", name="Final Swiss", rounds=1
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, first)
-    stages.close_stage(stage=first, user=director)
+    stage_services.close_stage(stage=first, user=director)
     client.force_login(tournament.owner)
     html = get(client, reverse("tournaments:round-control", args=[tournament.slug]))
     rounds = [text(h) for h in re.findall(r"<h2>\s*(.*?)\s*<small>", html, re.S)]
@@ -349,7 +350,7 @@ def test_round_controls_print_links_print_that_stages_round_only(client, directo
 
 def test_pools_cut_into_a_knockout_from_every_players_side(client, director):
     tournament = staged.make_named_event(NAMES[:8])
-    pools = stages.add_stage(
+    pools = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="round_robin",
@@ -358,19 +359,19 @@ def test_pools_cut_into_a_knockout_from_every_players_side(client, director):
         advance=2,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
         name="Knockout",
         rules=ONE_GAME_TO_100,
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, pools, upset_every=3)
     # Every pool match played, the stage not closed yet: nobody is out so far.
     for entry in entries(tournament):
         assert view_of(tournament, entry).next.kind == "finished", entry.name
-    stages.close_stage(stage=pools, user=director)
+    stage_services.close_stage(stage=pools, user=director)
     knockout.refresh_from_db()
     play_open(tournament, knockout)
     qualified = {int(pk) for pk in knockout.entrants}
@@ -420,7 +421,7 @@ def test_a_late_entry_is_found_placed_and_paged_before_the_next_pairing(client, 
     assert row["place"] is None and row["stage_reached"] == swiss.name
     assert "0 of 3 rounds played" in row["progress"]
     # Paired in the next round, they play on like everyone else.
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
     assert (
         Match.objects.filter(stage=swiss, round=2).filter(Q(side_a=late) | Q(side_b=late)).exists()
     )

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from tests.factories import make_bracket
 from tests.tournaments.test_stages import make_event, play_open
-from tournaments import stages
 from tournaments.models import Match
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def get_json(client, tournament):
 
 def test_a_swiss_stage_and_its_knockout(client, director):
     tournament = make_event(9)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -32,10 +32,12 @@ def test_a_swiss_stage_and_its_knockout(client, director):
         advance=4,
         tiebreaks=["match_points", "buchholz", "point_margin"],
     )
-    stages.add_stage(tournament=tournament, user=director, kind="single_elimination", name="Cut")
-    stages.start(tournament=tournament, user=director)
+    stage_services.add_stage(
+        tournament=tournament, user=director, kind="single_elimination", name="Cut"
+    )
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.pair_next_round(stage=swiss, user=director)
+    stage_services.pair_next_round(stage=swiss, user=director)
 
     payload = get_json(client, tournament)
     assert set(payload) == {"tournament", "standings", "stages"}
@@ -58,7 +60,7 @@ def test_a_swiss_stage_and_its_knockout(client, director):
     assert (cut["name"], cut["kind"], cut["rounds"]) == ("Cut", "single_elimination", [])
 
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     payload = get_json(client, tournament)
     cut = payload["stages"][1]
     assert len(cut["rounds"][0]) == 2 and len(cut["standings"]) == 4
@@ -87,13 +89,13 @@ def test_public_pages_of_a_staged_tournament_read_a_fixed_number_of_queries(clie
     counts = []
     for players in (8, 32):
         tournament = make_event(players)
-        swiss = stages.add_stage(
+        swiss = stage_services.add_stage(
             tournament=tournament, user=director, kind="swiss", rounds=2, advance=4
         )
-        stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
-        stages.start(tournament=tournament, user=director)
+        stage_services.add_stage(tournament=tournament, user=director, kind="single_elimination")
+        stage_services.start(tournament=tournament, user=director)
         play_open(tournament, swiss)
-        stages.pair_next_round(stage=swiss, user=director)
+        stage_services.pair_next_round(stage=swiss, user=director)
         ratings.ensure_current()  # the club rating as results stand: its rebuild is no page's
         row = []
         for path in ("standings.json", "", "display/"):

@@ -10,8 +10,8 @@ from scoring import timing
 from scoring.loading import HandData
 from scoring.services import record_hand
 from tests.tournaments.test_stages import make_event
-from tournaments import stages
 from tournaments.models import Match
+from tournaments.stages import services as stage_services
 
 TO_100_BEST_OF_3 = resolve_rules({"preset": "modern", "games_to_win": 2})
 TO_100_SPEC = {"game_target": 100, "games_to_win": 1}
@@ -44,14 +44,14 @@ def test_time_leader(hands, leader):
 @pytest.mark.django_db
 def test_a_round_decided_on_time(director):
     tournament = make_event(6)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
         rounds=2,
         rules={"game_target": 100, "games_to_win": 2},
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     leading, level, untouched = Match.objects.filter(stage=swiss).order_by("position")
     record_hand(match=leading, number=1, data=HandData("knock", "B", 2, 30))
     record_hand(match=level, number=1, data=HandData("knock", "A", 2, 12))
@@ -88,10 +88,10 @@ def test_the_director_rules_a_level_match_from_the_stages_page(client, director)
     tournament.save()
     keeper = make_user(username="keeper")
     tournament.scorekeepers.add(keeper)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=1, rules=TO_100_SPEC
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     level, other = Match.objects.filter(stage=swiss).order_by("position")
     record_hand(match=level, number=1, data=HandData("knock", "A", 2, 12))
     record_hand(match=level, number=2, data=HandData("knock", "B", 2, 12))
@@ -131,8 +131,8 @@ def test_a_swiss_match_page_names_its_table_once(client, director):
     from django.urls import reverse
 
     tournament = make_event(6)
-    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
-    stages.start(tournament=tournament, user=director)
+    swiss = stage_services.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+    stage_services.start(tournament=tournament, user=director)
     match = Match.objects.filter(stage=swiss, table__isnull=False).order_by("position").last()
     client.force_login(director)
     url = reverse("scoring:match-sheet", kwargs={"slug": tournament.slug, "match_id": match.pk})

@@ -493,7 +493,7 @@ def test_a_bracket_move_puts_back_nothing_it_did_not_change():
     # not put its old status back over the hand's.
     from django.utils import timezone
 
-    from tournaments.routing import Board
+    from tournaments.movement import Board
 
     t, _e, semi1, semi2, _final, _third = four_player_bracket(tables=1)
     Match.objects.filter(pk=semi2.pk).update(table=None)

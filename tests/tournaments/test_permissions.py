@@ -111,11 +111,11 @@ TOURNAMENT_READS = [
     "audit-log",
 ]
 REGISTRY_WRITES = [
-    ("player-create", lambda w: {}, lambda w: {"name": "Sneaky"}),
-    ("player-edit", lambda w: {"player_id": w["player"].pk}, lambda w: {"name": "Renamed"}),
-    ("player-import", lambda w: {}, lambda w: {"file": _csv()}),
+    ("players:player-create", lambda w: {}, lambda w: {"name": "Sneaky"}),
+    ("players:player-edit", lambda w: {"player_id": w["player"].pk}, lambda w: {"name": "Renamed"}),
+    ("players:player-import", lambda w: {}, lambda w: {"file": _csv()}),
     (
-        "tournament-create",
+        "tournaments:tournament-create",
         lambda w: {},
         lambda w: {
             "name": "Mine now",
@@ -188,7 +188,7 @@ def test_tournament_pages_are_refused(client, world, name):
     ("name", "kwargs", "data"), REGISTRY_WRITES, ids=[row[0] for row in REGISTRY_WRITES]
 )
 def test_registry_writes_need_a_director(client, world, name, kwargs, data):
-    url = reverse(f"tournaments:{name}", kwargs=kwargs(world))
+    url = reverse(name, kwargs=kwargs(world))
     before = state()
     for who in ("anonymous", "elsewhere", "keeper"):
         assert_refused(as_(client, world, who).post(url, data(world)), who)
@@ -197,14 +197,14 @@ def test_registry_writes_need_a_director(client, world, name, kwargs, data):
 
 def test_registry_pages_need_a_director(client, world):
     for name, kwargs, _data in REGISTRY_WRITES:
-        url = reverse(f"tournaments:{name}", kwargs=kwargs(world))
+        url = reverse(name, kwargs=kwargs(world))
         for who in ("anonymous", "elsewhere", "keeper"):
             assert_refused(as_(client, world, who).get(url), who)
-    assert_refused(as_(client, world, "keeper").get(reverse("tournaments:player-list")), "keeper")
+    assert_refused(as_(client, world, "keeper").get(reverse("players:player-list")), "keeper")
 
 
 def test_a_player_is_edited_only_by_a_registrar_or_whoever_added_them(client, world):
-    url = reverse("tournaments:player-edit", kwargs={"player_id": world["player"].pk})
+    url = reverse("players:player-edit", kwargs={"player_id": world["player"].pk})
     before = state()
     for who in ("owner", "other"):
         assert_refused(as_(client, world, who).get(url), who)

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from players import registry
 from public.live import forget
 from scoring import services as scoring
 from scoring import table_links
@@ -34,9 +35,9 @@ from tests.factories import (
 )
 from tests.public.test_standings import playable, quick_match
 from tests.scoring.helpers import gin, knock, named, play
-from tournaments import draw, registration, registry, services, setup
-from tournaments.changes import changed, changing
+from tournaments import draw, organising, registration, services
 from tournaments.models import Entry, Match, PublicVersion, Tournament
+from tournaments.public_version import changed, changing
 
 pytestmark = pytest.mark.django_db
 
@@ -169,21 +170,21 @@ SCENARIOS: list[tuple[str, Callable[[], Tournament], Callable[[Tournament], Any]
     (
         "tournament details",
         registering,
-        lambda t: setup.update_tournament(
+        lambda t: organising.update_tournament(
             tournament=t, data={"name": "Spring Open", "venue": "Back room"}, user=t.owner
         ),
     ),
     (
         "rules",
         registering,
-        lambda t: setup.update_tournament(
+        lambda t: organising.update_tournament(
             tournament=t, data={"rules": {**t.rules, "game_target": 150}}, user=t.owner
         ),
     ),
     (
         "status",
         registering,
-        lambda t: setup.set_status(tournament=t, status=Tournament.Status.DRAFT, user=t.owner),
+        lambda t: organising.set_status(tournament=t, status=Tournament.Status.DRAFT, user=t.owner),
     ),
     ("bracket generated", registering, lambda t: draw.generate_bracket(tournament=t, user=t.owner)),
     ("bracket cleared", running, lambda t: draw.clear_bracket(tournament=t, user=t.owner)),
@@ -204,7 +205,7 @@ SCENARIOS: list[tuple[str, Callable[[], Tournament], Callable[[Tournament], Any]
     (
         "tables",
         short_of_tables,
-        lambda t: setup.update_tournament(tournament=t, data={"tables": 4}, user=t.owner),
+        lambda t: organising.update_tournament(tournament=t, data={"tables": 4}, user=t.owner),
     ),
     ("player renamed", running, rename_player),
     ("hand fixed in the admin", running, edit_hand_in_admin),

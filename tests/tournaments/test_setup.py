@@ -9,7 +9,7 @@ from django.utils.html import escape
 
 from engine import PRESETS
 from tests.factories import make_bracket, make_director, make_tournament, make_user
-from tournaments import services, setup
+from tournaments import organising, services
 from tournaments.forms import TournamentForm
 from tournaments.models import AuditEntry, Tournament
 from tournaments.rules_text import rules_summary
@@ -253,7 +253,7 @@ def test_update_service_refuses_locked_rules():
     t = make_tournament(preset="tournament")
     services.lock_rules(tournament=t)
     with pytest.raises(Exception, match="locked"):
-        setup.update_tournament(
+        organising.update_tournament(
             tournament=t, data={"rules": PRESETS["modern"].to_dict()}, user=t.owner
         )
     t.refresh_from_db()
@@ -346,8 +346,10 @@ def test_roles_page_adds_and_removes(director_client, htmx):
 def test_role_errors():
     t = make_tournament()
     with pytest.raises(Exception, match="director already"):
-        setup.add_role(tournament=t, username=t.owner.username, role="co_director", user=t.owner)
+        organising.add_role(
+            tournament=t, username=t.owner.username, role="co_director", user=t.owner
+        )
     with pytest.raises(Exception, match="Unknown role"):
-        setup.add_role(tournament=t, username=t.owner.username, role="king", user=t.owner)
+        organising.add_role(tournament=t, username=t.owner.username, role="king", user=t.owner)
     with pytest.raises(Exception, match="does not have"):
-        setup.remove_role(tournament=t, user_id=t.owner.pk, role="scorekeeper", user=t.owner)
+        organising.remove_role(tournament=t, user_id=t.owner.pk, role="scorekeeper", user=t.owner)

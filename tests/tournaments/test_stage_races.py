@@ -14,15 +14,15 @@ from django.urls import reverse
 
 from tests.scoring.helpers import hidden_fields
 from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
-from tournaments import stages
 from tournaments.models import Match, Stage
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def a_swiss_with_round_one_played(rounds: int = 2) -> Stage:
     tournament = make_event(6)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=tournament.owner,
         kind="swiss",
@@ -30,8 +30,10 @@ def a_swiss_with_round_one_played(rounds: int = 2) -> Stage:
         advance=2,
         rules=ONE_GAME_TO_100,
     )
-    stages.add_stage(tournament=tournament, user=tournament.owner, kind="single_elimination")
-    stages.start(tournament=tournament, user=tournament.owner)
+    stage_services.add_stage(
+        tournament=tournament, user=tournament.owner, kind="single_elimination"
+    )
+    stage_services.start(tournament=tournament, user=tournament.owner)
     play_open(tournament, swiss)
     swiss.refresh_from_db()
     return swiss

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from tests.tournaments.test_stages import make_event, play_open
-from tournaments import stages
 from tournaments.models import Match
+from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
 
@@ -74,11 +74,13 @@ def test_the_page_reads_a_fixed_number_of_queries(client, django_assert_max_num_
     counts = []
     for players in (8, 32):
         tournament = make_event(players)
-        stages.add_stage(
+        stage_services.add_stage(
             tournament=tournament, user=tournament.owner, kind="swiss", rounds=3, advance=4
         )
-        stages.add_stage(tournament=tournament, user=tournament.owner, kind="single_elimination")
-        stages.start(tournament=tournament, user=tournament.owner)
+        stage_services.add_stage(
+            tournament=tournament, user=tournament.owner, kind="single_elimination"
+        )
+        stage_services.start(tournament=tournament, user=tournament.owner)
         play_open(tournament, tournament.stages.get(number=1))
         client.force_login(tournament.owner)
         with django_assert_max_num_queries(14) as seen:
@@ -92,8 +94,10 @@ def test_a_late_entry_is_given_starting_points_from_the_page(client):
 
     tournament = make_event(6)
     client.force_login(tournament.owner)
-    swiss = stages.add_stage(tournament=tournament, user=tournament.owner, kind="swiss", rounds=3)
-    stages.start(tournament=tournament, user=tournament.owner)
+    swiss = stage_services.add_stage(
+        tournament=tournament, user=tournament.owner, kind="swiss", rounds=3
+    )
+    stage_services.start(tournament=tournament, user=tournament.owner)
     play_open(tournament, swiss)
     late = make_entries(tournament=tournament, count=1)[0]
     page = client.get(url("stages", tournament)).content.decode()
@@ -113,8 +117,10 @@ def test_a_late_entry_is_given_starting_points_from_the_page(client):
 def test_a_one_minute_round_clock_is_one_minute_not_one_minutes(client):
     tournament = make_event(6)
     client.force_login(tournament.owner)
-    swiss = stages.add_stage(tournament=tournament, user=tournament.owner, kind="swiss", rounds=3)
-    stages.start(tournament=tournament, user=tournament.owner)
+    swiss = stage_services.add_stage(
+        tournament=tournament, user=tournament.owner, kind="swiss", rounds=3
+    )
+    stage_services.start(tournament=tournament, user=tournament.owner)
     target = url("stage-clock", tournament, stage_id=swiss.pk)
     page = client.post(target, {"minutes": 1}, follow=True).content.decode()
     assert "The round clock runs: 1 minute." in page

@@ -10,8 +10,10 @@ from pairing.tiebreaks import Tiebreak
 from scoring.loading import HandData
 from scoring.services import record_hand
 from tests.factories import make_entries, make_tournament
-from tournaments import services, stages
+from tournaments import services
 from tournaments.models import Match, Stage, Tournament
+from tournaments.stages import services as stage_services
+from tournaments.stages.standings import stage_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +75,7 @@ def champion(tournament: Tournament, stage: Stage) -> int:
 
 def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(director):
     tournament = make_event(64)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
@@ -82,7 +84,7 @@ def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(
         advance=16,
         rules=ONE_GAME_TO_100,
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="single_elimination",
@@ -90,11 +92,11 @@ def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(
         rules=BEST_OF_3_TO_100,
         round_rules={"4": BEST_OF_5_TO_100},
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     met: set[frozenset[int]] = set()
     for round_ in range(1, 9):
         if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
+            stage_services.pair_next_round(stage=swiss, user=director)
         pairs = list(Match.objects.filter(stage=swiss, round=round_))
         assert len(pairs) == 32
         seated = [pk for m in pairs for pk in (m.side_a_id, m.side_b_id)]
@@ -104,17 +106,17 @@ def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(
             met.add(frozenset((m.side_a_id, m.side_b_id)))
             assert m.ruleset.games_to_win == 1 and m.ruleset.game_target == 100
         with pytest.raises(ValidationError):
-            stages.close_stage(stage=swiss, user=director)  # unfinished
+            stage_services.close_stage(stage=swiss, user=director)  # unfinished
         assert play_open(tournament, swiss) == 32
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.RUNNING
     with pytest.raises(ValidationError):
-        stages.pair_next_round(stage=swiss, user=director)
+        stage_services.pair_next_round(stage=swiss, user=director)
 
     matches = list(Match.objects.filter(tournament=tournament))
-    table = stages.stage_standings(swiss, matches)[0]
+    table = stage_standings(swiss, matches)[0]
     top16 = [row.player for row in table[:16]]
-    assert stages.close_stage(stage=swiss, user=director) == knockout
+    assert stage_services.close_stage(stage=swiss, user=director) == knockout
     knockout.refresh_from_db()
     assert knockout.entrants == top16
     ko = list(Match.objects.filter(stage=knockout))
@@ -134,11 +136,13 @@ def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(
 
 def test_24_players_in_4_pools_of_6_top_2_of_each_into_an_8_player_bracket(director):
     tournament = make_event(24)
-    pools = stages.add_stage(
+    pools = stage_services.add_stage(
         tournament=tournament, user=director, kind="round_robin", pool_size=6, advance=2
     )
-    knockout = stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
-    stages.start(tournament=tournament, user=director)
+    knockout = stage_services.add_stage(
+        tournament=tournament, user=director, kind="single_elimination"
+    )
+    stage_services.start(tournament=tournament, user=director)
     pools.refresh_from_db()
     seeds = seed_of(tournament)
     assert [[seeds[pk] for pk in pool] for pool in pools.pools] == [
@@ -149,10 +153,10 @@ def test_24_players_in_4_pools_of_6_top_2_of_each_into_an_8_player_bracket(direc
     ]
     assert Match.objects.filter(stage=pools).count() == 4 * 15
     play_open(tournament, pools, upset_every=7)
-    tables = stages.stage_standings(pools, list(Match.objects.filter(tournament=tournament)))
+    tables = stage_standings(pools, list(Match.objects.filter(tournament=tournament)))
     winners = {rows[0].player for rows in tables}
     pool_of = {int(pk): n for n, pool in enumerate(pools.pools) for pk in pool}
-    stages.close_stage(stage=pools, user=director)
+    stage_services.close_stage(stage=pools, user=director)
     knockout.refresh_from_db()
     assert len(knockout.entrants) == 8
     assert set(knockout.entrants[:4]) == winners
@@ -172,19 +176,19 @@ def test_a_double_elimination_cuts_final_length_is_the_grand_finals(director):
     # "final" of a double elimination is its grand final (and reset): not the winners'
     # final, and not the losers' round that shares the winners' final's round number.
     tournament = make_event(8)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=1, advance=8
     )
-    knockout = stages.add_stage(
+    knockout = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="double_elimination",
         rules=ONE_GAME_TO_100,
         round_rules={"final": BEST_OF_5_TO_100},
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     assert set(knockout.round_rules) == {"final"}  # kept by that name at the cut
     matches = list(Match.objects.filter(stage=knockout))
@@ -201,16 +205,18 @@ def test_a_double_elimination_cuts_final_length_is_the_grand_finals(director):
 
 def test_acc_style_top_quarter_with_byes_to_the_top_qualifiers(director):
     tournament = make_event(20)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=4, advance=5
     )
-    knockout = stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
-    stages.start(tournament=tournament, user=director)
+    knockout = stage_services.add_stage(
+        tournament=tournament, user=director, kind="single_elimination"
+    )
+    stage_services.start(tournament=tournament, user=director)
     for round_ in range(1, 5):
         if round_ > 1:
-            stages.pair_next_round(stage=swiss, user=director)
+            stage_services.pair_next_round(stage=swiss, user=director)
         play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     ko = list(Match.objects.filter(stage=knockout, round=1).order_by("position"))
     byes = [m for m in ko if m.is_bye]
@@ -223,8 +229,8 @@ def test_acc_style_top_quarter_with_byes_to_the_top_qualifiers(director):
 
 def test_drops_late_entries_and_a_walkover_between_rounds(director):
     tournament = make_event(8)
-    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=3)
-    stages.start(tournament=tournament, user=director)
+    swiss = stage_services.add_stage(tournament=tournament, user=director, kind="swiss", rounds=3)
+    stage_services.start(tournament=tournament, user=director)
     round_one = list(Match.objects.filter(stage=swiss, round=1))
     no_show = round_one[0]
     services.forfeit(match=no_show, winner_side="A", user=director)
@@ -232,23 +238,25 @@ def test_drops_late_entries_and_a_walkover_between_rounds(director):
     dropped = tournament.entries.get(seed=8)
     services.withdraw(entry=dropped, user=director)
     late = make_entries(tournament=tournament, count=1)[0]
-    round_two = stages.pair_next_round(stage=swiss, user=director)
+    round_two = stage_services.pair_next_round(stage=swiss, user=director)
     seated = {pk for m in round_two for pk in (m.side_a_id, m.side_b_id)}
     assert late.pk in seated and dropped.pk not in seated
     assert len(round_two) == 4  # 8 players again: no bye
     swiss.refresh_from_db()
-    table = stages.stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
+    table = stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
     assert {row.player for row in table} >= {late.pk, dropped.pk}
 
 
 def test_same_seed_same_pairings(director):
     def run(seed: int) -> list[tuple[int | None, int | None]]:
         tournament = make_event(10)
-        swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+        swiss = stage_services.add_stage(
+            tournament=tournament, user=director, kind="swiss", rounds=2
+        )
         Stage.objects.filter(pk=swiss.pk).update(pairing_seed=seed)
-        stages.start(tournament=tournament, user=director)
+        stage_services.start(tournament=tournament, user=director)
         play_open(tournament, swiss)
-        stages.pair_next_round(stage=swiss, user=director)
+        stage_services.pair_next_round(stage=swiss, user=director)
         seeds = seed_of(tournament)
         return [
             (seeds.get(m.side_a_id), seeds.get(m.side_b_id))
@@ -261,13 +269,13 @@ def test_same_seed_same_pairings(director):
 def test_stage_rules_lock_with_the_first_hand_and_bad_settings_are_refused(director):
     tournament = make_event(4)
     with pytest.raises(ValidationError):
-        stages.add_stage(tournament=tournament, user=director, kind="swiss")  # no rounds
+        stage_services.add_stage(tournament=tournament, user=director, kind="swiss")  # no rounds
     with pytest.raises(ValidationError):
-        stages.add_stage(
+        stage_services.add_stage(
             tournament=tournament, user=director, kind="swiss", rounds=2, tiebreaks=["luck"]
         )
     with pytest.raises(ValidationError):
-        stages.add_stage(
+        stage_services.add_stage(
             tournament=tournament,
             user=director,
             kind="swiss",
@@ -275,10 +283,10 @@ def test_stage_rules_lock_with_the_first_hand_and_bad_settings_are_refused(direc
             rules={"game_target": 0},
         )
     assert not tournament.stages.exists()
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=2, rules=ONE_GAME_TO_100
     )
-    stages.start(tournament=tournament, user=director)
+    stage_services.start(tournament=tournament, user=director)
     match = Match.objects.filter(stage=swiss, status="ready").first()
     record_hand(match=match, number=1, data=HandData("knock", "A", 2, 30))
     swiss.refresh_from_db()
@@ -291,27 +299,29 @@ def test_a_one_bracket_tournament_cannot_add_stages_after_its_draw(director):
     tournament = make_event(4)
     generate_bracket(tournament=tournament, user=director)
     with pytest.raises(ValidationError):
-        stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+        stage_services.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
 
 
 def test_lucky_loser_replaces_a_no_show_in_the_knockout(director):
     tournament = make_event(8)
-    swiss = stages.add_stage(
+    swiss = stage_services.add_stage(
         tournament=tournament, user=director, kind="swiss", rounds=1, advance=4
     )
-    knockout = stages.add_stage(tournament=tournament, user=director, kind="single_elimination")
-    stages.start(tournament=tournament, user=director)
+    knockout = stage_services.add_stage(
+        tournament=tournament, user=director, kind="single_elimination"
+    )
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
-    stages.close_stage(stage=swiss, user=director)
+    stage_services.close_stage(stage=swiss, user=director)
     knockout.refresh_from_db()
     match = Match.objects.filter(stage=knockout, round=1).first()
     outsider = tournament.entries.exclude(pk__in=knockout.entrants).first()
-    stages.lucky_loser(match=match, side="B", entry=outsider, user=director)
+    stage_services.lucky_loser(match=match, side="B", entry=outsider, user=director)
     match.refresh_from_db()
     assert match.side_b_id == outsider.pk
     inside = tournament.entries.get(pk=knockout.entrants[0])
     with pytest.raises(ValidationError):
-        stages.lucky_loser(match=match, side="A", entry=inside, user=director)
+        stage_services.lucky_loser(match=match, side="A", entry=inside, user=director)
     assert brackets.MIN_PLAYERS == 2
 
 
@@ -320,13 +330,13 @@ def test_a_late_entry_through_registration_between_swiss_rounds(director):
     from tournaments.models import Player
 
     tournament = make_event(6)
-    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
-    stages.start(tournament=tournament, user=director)
+    swiss = stage_services.add_stage(tournament=tournament, user=director, kind="swiss", rounds=2)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
     late = registration.add_entry(
         tournament=tournament, player=Player.objects.create(name="Late Comer"), user=director
     )
-    round_two = stages.pair_next_round(stage=swiss, user=director)
+    round_two = stage_services.pair_next_round(stage=swiss, user=director)
     assert late.pk in {pk for m in round_two for pk in (m.side_a_id, m.side_b_id)}
     assert any(m.is_bye for m in round_two)  # seven players now
 
@@ -336,20 +346,22 @@ def test_a_late_entry_joins_with_the_points_the_director_gives(director):
     from tournaments.models import Player
 
     tournament = make_event(7)
-    swiss = stages.add_stage(tournament=tournament, user=director, kind="swiss", rounds=3)
-    stages.start(tournament=tournament, user=director)
+    swiss = stage_services.add_stage(tournament=tournament, user=director, kind="swiss", rounds=3)
+    stage_services.start(tournament=tournament, user=director)
     play_open(tournament, swiss)
     late = registration.add_entry(
         tournament=tournament, player=Player.objects.create(name="Late Comer"), user=director
     )
     with pytest.raises(ValidationError):
-        stages.set_start_points(stage=swiss, entry=late, points=2, user=director)  # 1 played
-    stages.set_start_points(stage=swiss, entry=late, points=1, user=director)
+        stage_services.set_start_points(
+            stage=swiss, entry=late, points=2, user=director
+        )  # 1 played
+    stage_services.set_start_points(stage=swiss, entry=late, points=1, user=director)
     swiss.refresh_from_db()
-    table = stages.stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
+    table = stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
     row = next(r for r in table if r.player == late.pk)
     assert row.won == 1 and row.value(Tiebreak.MATCH_POINTS) == 1
-    round_two = stages.pair_next_round(stage=swiss, user=director)
+    round_two = stage_services.pair_next_round(stage=swiss, user=director)
     # Eight players, five on one point (the late entry among them), three on none: no
     # bye, and exactly one pair across the two score groups.
     points = {r.player: r.won for r in table}

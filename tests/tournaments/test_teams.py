@@ -10,8 +10,8 @@ from tests.factories import make_entries, make_player, make_tournament
 from tests.teams import make_teams, team_tournament
 from tournaments.draw import generate_bracket
 from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.organising import update_tournament
 from tournaments.registration import add_entry, add_team
-from tournaments.setup import update_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -11,12 +11,21 @@ from django.utils.translation import gettext_lazy as _
 # A club rating (Elo-like): anything outside this is a typo, not a strong player.
 RATING_MIN = 0
 RATING_MAX = 4000
+# What a director edits of a player, as the registry's CSV import reads them (its columns)…
+PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
+# …and with whether the club's public player page shows the player (a player may ask to be
+# left off it): what the registry's form edits and its audit rows record.
+REGISTRY_FIELDS = (*PLAYER_FIELDS, "hidden")
+# What every director sees of a player (registration, seeding), and what only registrars
+# and the player's own director see.
+SHARED_FIELDS = ("name", "club_id", "rating")
+PRIVATE_FIELDS = ("email", "phone", "notes")
 
 
 class Player(models.Model):
     """A club member or guest. Email, phone and notes are private: never shown on public
     pages, and among directors only to registrars and to whoever added the player (see
-    :mod:`tournaments.registry`).
+    :mod:`players.registry`).
 
     Two rows are the same person when they share a club id, or the same name and email
     (compared case-insensitively; a blank email counts as a value, so a second

@@ -10,7 +10,7 @@ stage names it (:attr:`Match.stage`); a match without one belongs to the one-bra
 tournament.
 
 The pairing (:mod:`pairing.swiss`), standings (:mod:`pairing.tiebreaks`) and
-cut are pure modules; :mod:`tournaments.stages` writes.
+cut are pure modules; :mod:`tournaments.stages.services` writes.
 """
 
 from __future__ import annotations

@@ -15,9 +15,11 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import PRESETS, RuleSet, resolve_rules
 
+from .versions import PublicVersion
+
 DEFAULT_PRESET = "tournament"
 # The settings a director edits: the event itself, then the bracket format (frozen once
-# the bracket exists). The setup form and the setup service both work from these.
+# the bracket exists). The setup form and :mod:`tournaments.organising` both work from these.
 DETAIL_FIELDS = ("name", "date", "venue", "tables", "page_size", "language")
 BRACKET_FIELDS = (
     "bracket_kind",
@@ -139,9 +141,7 @@ class Tournament(models.Model):
         adding = self._state.adding
         super().save(*args, **kwargs)  # type: ignore[arg-type]
         if adding:
-            # Its public pages start at version 1 (tournaments.changes counts from there).
-            from .versions import PublicVersion
-
+            # Its public pages start at version 1 (tournaments.public_version counts from there).
             PublicVersion.objects.get_or_create(tournament=self)
 
     def get_absolute_url(self) -> str:

@@ -2,11 +2,11 @@
 
 Every write that changes something a public page, ``standings.json``, the projector or a
 public PDF shows adds one to :attr:`PublicVersion.number` in its own transaction
-(:func:`tournaments.changes.changed`). The public views key their cache and their
+(:func:`tournaments.public_version.changed`). The public views key their cache and their
 ``ETag`` on it, so a poll that finds the number unchanged costs one query and a 304.
 
 The row lives beside the tournament rather than in it: hand entry, the hottest write,
-never locks the tournament row (see the lock order in :mod:`tournaments.routing`), and
+never locks the tournament row (see the lock order in :mod:`tournaments.movement`), and
 this row is locked last, just before commit, by every write.
 """
 

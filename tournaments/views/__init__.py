@@ -1,4 +1,4 @@
-"""The director's screens: player registry, tournament setup, registration and check-in,
+"""The director's screens: tournament setup, registration and check-in,
 bracket generation, round control, roles and the audit log; plus the home page.
 
 Every view is a function with an explicit method decorator. Pages own their partials: an
@@ -26,7 +26,6 @@ from .entries import (
     team_add,
 )
 from .home import dashboard, home
-from .players import player_create, player_edit, player_import, player_list
 from .roles import audit_log, role_add, role_create, role_link, role_remove, roles
 from .rounds import match_confirm, match_walkover, round_control, tables_assign
 from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
@@ -65,10 +64,6 @@ __all__ = [
     "match_confirm",
     "match_lucky_loser",
     "match_walkover",
-    "player_create",
-    "player_edit",
-    "player_import",
-    "player_list",
     "role_add",
     "role_create",
     "role_link",

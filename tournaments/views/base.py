@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from ..models import Match, Tournament
-from ..permissions import can_direct, is_club_admin, is_director, may_use_registry
+from ..permissions import can_direct, is_club_admin, is_director
 
 Status = Match.Status
 # htmx events: other regions of the registration page reload themselves on these.
@@ -45,7 +45,9 @@ def message_text(error: ValidationError) -> str:
     return " ".join(str(m) for m in error.messages)
 
 
-def _login_redirect(request: HttpRequest) -> HttpResponse:
+def login_redirect(request: HttpRequest) -> HttpResponse:
+    """To the login page, and back to this page once logged in: what every director's
+    view answers an anonymous visitor (the decorators here, the dashboard)."""
     return redirect_to_login(request.get_full_path())
 
 
@@ -55,7 +57,7 @@ def director_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not is_director(request.user):
             raise PermissionDenied(_("Only tournament directors can do this."))
         response = view(request, *args, **kwargs)
@@ -71,26 +73,9 @@ def club_admin_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not is_club_admin(request.user):
             raise PermissionDenied(_("Only the club's administrator can make directors."))
-        response = view(request, *args, **kwargs)
-        patch_vary_headers(response, ("HX-Request",))
-        return response
-
-    return wrapper
-
-
-def registry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """For the player registry's screens: directors and registrars only (which player
-    each may read or change is the view's business)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return _login_redirect(request)
-        if not may_use_registry(request.user):
-            raise PermissionDenied(_("Only tournament directors and registrars can do this."))
         response = view(request, *args, **kwargs)
         patch_vary_headers(response, ("HX-Request",))
         return response
@@ -105,7 +90,7 @@ def manage_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
         tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
         if not request.user.is_authenticated:
-            return _login_redirect(request)
+            return login_redirect(request)
         if not can_direct(request.user, tournament):
             raise PermissionDenied(_("You do not direct this tournament."))
         response = view(request, tournament, **kwargs)

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from ..models import Tournament
 from ..permissions import is_club_admin, is_director, is_registrar
 from .base import (
-    _login_redirect,
+    login_redirect,
     page,
 )
 
@@ -29,7 +29,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return _login_redirect(request)
+        return login_redirect(request)
     user = request.user
     directing = (
         Tournament.objects.filter(Q(owner=user) | Q(co_directors=user)).distinct()

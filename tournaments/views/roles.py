@@ -13,7 +13,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import accounts, setup
+from .. import accounts, organising
 from .. import audit_log as audit_log_module
 from ..forms import NewMemberForm, RoleForm
 from ..models import AuditEntry, Entry, Match, Tournament
@@ -113,7 +113,7 @@ def role_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     ok = ""
     if form.is_valid():
         try:
-            member = setup.add_role(
+            member = organising.add_role(
                 tournament=tournament,
                 username=form.cleaned_data["username"],
                 role=form.cleaned_data["role"],
@@ -141,7 +141,7 @@ def role_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def role_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
         user_id = int(request.POST.get("user", ""))
-        setup.remove_role(
+        organising.remove_role(
             tournament=tournament,
             user_id=user_id,
             role=request.POST.get("role", ""),

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from engine import PRESETS, resolve_rules
 
-from .. import setup
+from .. import organising
 from ..forms import (
     TournamentForm,
     rules_from_query,
@@ -38,7 +38,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = setup.create_tournament(owner=request.user, data=form.cleaned_data)
+            tournament = organising.create_tournament(owner=request.user, data=form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -71,7 +71,7 @@ def tournament_setup(request: HttpRequest, tournament: Tournament) -> HttpRespon
     if request.method == "POST":
         if form.is_valid():
             try:
-                setup.update_tournament(
+                organising.update_tournament(
                     tournament=tournament, data=form.cleaned_data, user=request.user
                 )
             except ValidationError as error:
@@ -99,7 +99,7 @@ def rules_summary_view(request: HttpRequest) -> HttpResponse:
 @manage_view
 def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     try:
-        setup.set_status(
+        organising.set_status(
             tournament=tournament, status=request.POST.get("status", ""), user=request.user
         )
     except ValidationError as error:

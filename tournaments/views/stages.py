@@ -1,6 +1,6 @@
 """The stages page: a tournament's stages, their standings by tiebreaks, and the moves
 that run them (start, pair the next Swiss round, close and cut, the round clock, a
-lucky loser). Every move is one service call in :mod:`tournaments.stages`."""
+lucky loser). Every move is one service call in :mod:`tournaments.stages.services`."""
 
 from __future__ import annotations
 
@@ -18,12 +18,19 @@ from django.views.decorators.http import require_GET, require_POST
 
 from engine import resolve_rules
 
-from .. import stages as stage_services
 from ..models import Entry, Match, Stage, Tournament
 from ..models.stages import MAX_SWISS_ROUNDS
 from ..numbers import integer_in
 from ..rules_text import rules_summary
-from ..stage_forms import ClockForm, LateEntryForm, LuckyLoserForm, StageForm, tiebreak_choices
+from ..stages import services as stage_services
+from ..stages.forms import (
+    ClockForm,
+    LateEntryForm,
+    LuckyLoserForm,
+    StageForm,
+    tiebreak_choices,
+)
+from ..stages.standings import current_round, current_stage, stage_standings
 from .base import manage_url, manage_view, message_text, page
 
 TEMPLATE = "tournaments/stages.html"
@@ -47,17 +54,17 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
         )
     )
     names = dict(tournament.entries.values_list("pk", "player__name"))
-    current = stage_services.current_stage(stages)
+    current = current_stage(stages)
     labels = dict(tiebreak_choices())
     tables: list[dict[str, Any]] = []
     for stage in stages:
         mine = [m for m in matches if m.stage_id == stage.pk]
         qualifying = stage.entrants and not stage.is_knockout  # a knockout has its bracket
-        ranked = stage_services.stage_standings(stage, mine) if qualifying else []
+        ranked = stage_standings(stage, mine) if qualifying else []
         tables.append(
             {
                 "stage": stage,
-                "played": stage_services.current_round(mine),
+                "played": current_round(mine),
                 "unfinished": sum(m.status != Match.Status.COMPLETE for m in mine),
                 "pools": [[(row, names.get(row.player, "?")) for row in rows] for rows in ranked],
                 "labels": [labels.get(name, name) for name in stage.tiebreak_names],

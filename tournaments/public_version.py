@@ -9,7 +9,7 @@ to call it would leave every follower looking at a stale page:
 
 Why last: the version row is locked by every write of the tournament (an ``UPDATE``), so
 whoever holds it must not wait for any other lock afterwards, or two writes could wait
-for each other. It is step 4 of the lock order in :mod:`tournaments.routing`. Use
+for each other. It is step 4 of the lock order in :mod:`tournaments.movement`. Use
 :func:`changing` for a whole write, or call :func:`changed` at the end of the block.
 
 Which writes: hands, corrections and deletions, confirmations and reopening, walkovers
@@ -42,7 +42,9 @@ def changed(*tournaments: Tournament | int) -> None:
     queue instead of deadlocking.
     """
     if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("tournaments.changes.changed() belongs inside the write's transaction")
+        raise RuntimeError(
+            "tournaments.public_version.changed() belongs inside the write's transaction"
+        )
     now = timezone.now()
     for pk in _ids(tournaments):
         updated = PublicVersion.objects.filter(tournament_id=pk).update(

@@ -7,17 +7,17 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from players import csv_import
 from tests.factories import make_director, make_player
-from tournaments import player_csv
 from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db
 
-IMPORT = "tournaments:player-import"
+IMPORT = "players:player-import"
 
 
 def run_import(text, user=None):
-    return player_csv.import_players_csv(text=text, user=user or make_director())
+    return csv_import.import_players_csv(text=text, user=user or make_director())
 
 
 def upload(client, content: bytes, name: str = "players.csv"):
@@ -151,7 +151,7 @@ SPANISH = (
     ],
 )
 def test_spanish_excel_files_are_read(raw):
-    result = run_import(player_csv.decode_csv(raw))
+    result = run_import(csv_import.decode_csv(raw))
     assert result.ok, result.errors
     jose = Player.objects.get(club_id="C-10")
     assert (jose.name, jose.email, jose.phone, jose.notes) == (
@@ -245,7 +245,7 @@ def test_files_that_are_not_csv_text_are_refused_with_a_reason(raw, fragment):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError, match=fragment):
-        player_csv.decode_csv(raw)
+        csv_import.decode_csv(raw)
 
 
 def test_the_page_previews_a_spanish_excel_file(director_client):

@@ -1,5 +1,5 @@
-"""The club's player registry: who owns it, and adding and editing players (the CSV import
-lives in :mod:`tournaments.player_csv`; its entry points are re-exported here).
+"""The club's player registry: who owns it, and editing players (the CSV import lives in
+:mod:`players.csv_import`; its entry points are re-exported here).
 
 Who owns the registry
 ---------------------
@@ -28,6 +28,10 @@ search, edit, CSV import, registration's search, the archive download). The one 
 module enforces itself is the rename rule, which depends on the tournaments the player is
 entered in as the edit is saved.
 
+The Player model, its field lists and adding one new player
+(:func:`tournaments.registration.create_player`, which registration at the door uses too)
+stay in :mod:`tournaments`: an entry's player is part of the tournament's data.
+
 What this module does not do: register players in a tournament (see
 :mod:`tournaments.registration`).
 """
@@ -41,11 +45,13 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from . import audit
-from .changes import changed
-from .models import Player, Tournament
-from .permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
-from .player_csv import (
+from tournaments import audit
+from tournaments.models import Player, Tournament
+from tournaments.models.players import PRIVATE_FIELDS, REGISTRY_FIELDS, SHARED_FIELDS
+from tournaments.permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
+from tournaments.public_version import changed
+
+from .csv_import import (
     CSV_COLUMNS,
     MAX_CSV_BYTES,
     MAX_CSV_ROWS,
@@ -54,7 +60,6 @@ from .player_csv import (
     decode_csv,
     import_players_csv,
 )
-from .unique import taken
 
 __all__ = [
     "CSV_COLUMNS",
@@ -65,42 +70,14 @@ __all__ = [
     "REGISTRY_FIELDS",
     "SHARED_FIELDS",
     "ImportResult",
-    "create_player",
     "decode_csv",
     "import_players_csv",
     "set_registrar",
     "update_player",
 ]
 
-# What every director sees of a player (registration, seeding), and what only registrars
-# and the player's own director see.
-SHARED_FIELDS = ("name", "club_id", "rating")
-PRIVATE_FIELDS = ("email", "phone", "notes")
-# What the registry form edits: the spreadsheet's columns and whether the club's public
-# player page shows the player (a player may ask to be left off it).
-REGISTRY_FIELDS = (*PLAYER_FIELDS, "hidden")
 HIDDEN = "•••"  # a private value in a tournament's log: changed, but not shown
 REGISTRAR_CODENAME = REGISTRAR_PERMISSION.split(".")[1]
-
-
-def create_player(*, data: dict[str, Any], user: Any) -> Player:
-    """A new registry entry from cleaned data (a PlayerForm's ``cleaned_data``), added by
-    ``user``."""
-    with transaction.atomic():
-        player = Player(**{name: data.get(name) for name in REGISTRY_FIELDS if name in data})
-        if getattr(user, "is_authenticated", False):
-            player.created_by = user
-        player.full_clean()
-        with taken(_("A player with this name and email is already registered.")):
-            player.save()
-        audit.record(
-            tournament=None,
-            action="player added",
-            obj=player,
-            after=audit.snapshot(player, REGISTRY_FIELDS),
-            user=user,
-        )
-    return player
 
 
 def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:

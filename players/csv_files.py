@@ -14,7 +14,7 @@ Ann" or a one-column file for a separator. A tie (a one-column file) goes to the
 that gives the following lines as many cells as the header.
 
 What this module does not do: check rows or touch the database (see
-:mod:`tournaments.player_csv`).
+:mod:`players.csv_import`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ its tiebreaks (:mod:`pairing.tiebreaks`), takes the top K overall or of each poo
 (:mod:`pairing.cut`) and begins the next stage with them: a Swiss stage is paired
 round by round (:mod:`pairing.swiss`, from a recorded seed), pools and knockouts are
 generated whole (:mod:`pairing.brackets`). The matches are stored and moved through
-by the same :class:`~tournaments.routing.Board` as a one-bracket tournament's, so hand
+by the same :class:`~tournaments.movement.Board` as a one-bracket tournament's, so hand
 entry, table links, confirmations, walkovers and withdrawals are unchanged.
 
 Like the other services, each function is keyword-only, atomic and audited, and a
@@ -32,20 +32,15 @@ from django.utils.translation import gettext as _
 from engine import ScoringError, resolve_rules
 from pairing import cut
 from pairing.tiebreaks import Tiebreak
-from tournaments import audit
 
-from .changes import changed
-from .draw import check_enough_players, playing_entries
-from .models import Decision, Entry, Match, Stage, Tournament
-from .routing import Board, lock_tournament
-from .stage_matches import FINAL, begin, pair_swiss
-from .stage_standings import (
+from .. import audit
+from ..draw import check_enough_players, playing_entries
+from ..models import Decision, Entry, Match, Stage, Tournament
+from ..movement import Board, lock_tournament
+from ..public_version import changed
+from .matches import FINAL, begin, pair_swiss
+from .standings import (
     current_round,
-    current_stage,
-    finished,
-    late_entries_open,
-    stage_players,
-    stage_results,
     stage_standings,
 )
 
@@ -53,17 +48,10 @@ __all__ = [
     "add_stage",
     "advancing",
     "close_stage",
-    "current_round",
-    "current_stage",
-    "finished",
-    "late_entries_open",
     "lucky_loser",
     "pair_next_round",
     "remove_stage",
     "set_start_points",
-    "stage_players",
-    "stage_results",
-    "stage_standings",
     "start",
     "start_clock",
 ]

@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from players import registry
 from tests.factories import (
     make_director,
     make_player,
@@ -18,7 +19,6 @@ from tests.factories import (
     make_tournament,
     make_user,
 )
-from tournaments import registry
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def club():
 
 
 def edit_url(player):
-    return reverse("tournaments:player-edit", args=[player.pk])
+    return reverse("players:player-edit", args=[player.pk])
 
 
 def form_data(player, **changes):
@@ -61,7 +61,7 @@ def form_data(player, **changes):
 
 def test_a_director_sees_contact_details_only_of_the_players_they_added(client, club):
     client.force_login(club["alice"])
-    body = client.get(reverse("tournaments:player-list")).content.decode()
+    body = client.get(reverse("players:player-list")).content.decode()
     assert "Ann Lee" in body and "ann@example.org" in body and "600 111" in body
     assert "Bea Cruz" in body
     assert "bea@example.org" not in body and "600 222" not in body
@@ -69,7 +69,7 @@ def test_a_director_sees_contact_details_only_of_the_players_they_added(client, 
 
 def test_a_registrar_sees_everyones_contact_details(client, club):
     client.force_login(make_registrar())
-    body = client.get(reverse("tournaments:player-list")).content.decode()
+    body = client.get(reverse("players:player-list")).content.decode()
     assert "ann@example.org" in body and "bea@example.org" in body and "600 222" in body
 
 
@@ -77,7 +77,7 @@ def test_a_registrar_sees_everyones_contact_details(client, club):
 def test_searching_by_email_finds_only_emails_you_may_see(client, club, htmx):
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     client.force_login(club["alice"])
-    url = reverse("tournaments:player-list")
+    url = reverse("players:player-list")
     assert "Bea Cruz" not in client.get(url, {"q": "bea@"}, **headers).content.decode()
     assert "Ann Lee" in client.get(url, {"q": "ann@"}, **headers).content.decode()
     client.force_login(make_registrar())
@@ -129,7 +129,7 @@ def test_a_director_may_not_open_or_edit_a_player_someone_else_added(client, clu
 
 def test_players_remember_who_added_them(director_client):
     director = director_client.director
-    director_client.post(reverse("tournaments:player-create"), {"name": "One"})
+    director_client.post(reverse("players:player-create"), {"name": "One"})
     registry.import_players_csv(text="name\nTwo\n", user=director)
     t = make_tournament(owner=director)
     director_client.post(
@@ -227,14 +227,14 @@ def test_an_unchanged_save_writes_no_audit_rows(client, club):
 
 def test_a_registrar_who_directs_nothing_keeps_the_registry_but_not_tournaments(client, club):
     client.force_login(make_registrar(director=False))
-    assert client.get(reverse("tournaments:player-list")).status_code == 200
+    assert client.get(reverse("players:player-list")).status_code == 200
     assert client.get(edit_url(club["bea"])).status_code == 200
     assert client.get(reverse("tournaments:tournament-create")).status_code == 403
 
 
 def test_a_plain_account_is_no_registrar(client, club):
     client.force_login(make_user())
-    assert client.get(reverse("tournaments:player-list")).status_code == 403
+    assert client.get(reverse("players:player-list")).status_code == 403
 
 
 def test_the_registrar_command_grants_lists_and_removes_the_role(client, club):
@@ -242,7 +242,7 @@ def test_the_registrar_command_grants_lists_and_removes_the_role(client, club):
     call_command("registrar", "alice", stdout=out)
     assert "alice" in out.getvalue()
     client.force_login(club["alice"])
-    assert "bea@example.org" in client.get(reverse("tournaments:player-list")).content.decode()
+    assert "bea@example.org" in client.get(reverse("players:player-list")).content.decode()
     out = io.StringIO()
     call_command("registrar", "--list", stdout=out)
     assert out.getvalue().split() == ["alice"]
@@ -252,7 +252,7 @@ def test_the_registrar_command_grants_lists_and_removes_the_role(client, club):
         "registrar removed",
     ]
     client.force_login(club["alice"])  # a fresh user object: permissions are cached
-    assert "bea@example.org" not in client.get(reverse("tournaments:player-list")).content.decode()
+    assert "bea@example.org" not in client.get(reverse("players:player-list")).content.decode()
 
 
 def test_the_registrar_command_refuses_an_unknown_account(club):

@@ -1,4 +1,5 @@
-"""Creating and configuring tournaments, and who may run them (co-directors, scorekeepers).
+"""Organising a tournament: creating it, its details, format, rules and status, and who
+may run it (co-directors, scorekeepers).
 
 Keyword-only service functions, each atomic and audited, like :mod:`tournaments.services`.
 """
@@ -12,10 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import audit
-from .changes import changing
+from pairing.brackets import new_draw_seed
+
+from . import audit, services
 from .models import Tournament
 from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS, unique_slug
+from .public_version import changing
 from .unique import save_with_free_slug
 
 SETTINGS_FIELDS = (*DETAIL_FIELDS, *BRACKET_FIELDS)
@@ -28,8 +31,6 @@ def _settings(data: dict[str, Any]) -> dict[str, Any]:
 
 def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
     """A new tournament in draft, owned by ``owner``; ``data`` as from TournamentForm."""
-    from pairing.brackets import new_draw_seed
-
     with transaction.atomic():
         tournament = Tournament(owner=owner, **_settings(data))
         if "rules" in data and data["rules"] is not None:
@@ -51,12 +52,8 @@ def create_tournament(*, owner: Any, data: dict[str, Any]) -> Tournament:
 def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any) -> Tournament:
     """Change details, format and rules. Rules are refused once locked, the format once
     the bracket exists."""
-    from pairing.brackets import new_draw_seed
-
-    from . import services
-
     with changing(tournament.pk):
-        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        # The tournament lock of the lock order (tournaments.movement), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         before = {**audit.snapshot(tournament, SETTINGS_FIELDS), "rules": tournament.rules}
         generated = tournament.matches.exists()
@@ -105,7 +102,7 @@ def set_status(*, tournament: Tournament, status: str, user: Any) -> Tournament:
     """Draft ⇄ registration by hand; running and finished follow the bracket."""
     allowed = {Tournament.Status.DRAFT, Tournament.Status.REGISTRATION}
     with changing(tournament.pk):
-        # The tournament lock of the lock order (tournaments.routing), as a row to edit.
+        # The tournament lock of the lock order (tournaments.movement), as a row to edit.
         tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
         if status not in allowed or tournament.status not in allowed:
             raise ValidationError(

@@ -1,12 +1,14 @@
 """The club's player registry: list, search, add, edit, CSV import.
 
-Who sees and changes what is :mod:`tournaments.registry`'s ownership model: every view
+Who sees and changes what is :mod:`players.registry`'s ownership model: every view
 here applies it (contact details and the email search only for the players the user owns,
 editing only those), whatever the page shows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -15,25 +17,38 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import player_csv, registry
-from ..forms import (
-    PlayerForm,
-    PlayerImportForm,
-    PlayerSearchForm,
-)
-from ..models import AuditEntry, Player
-from ..permissions import is_registrar, owns_player
-from .base import (
-    message_text,
-    page,
-    registry_view,
-)
+from tournaments import registration
+from tournaments.forms import PlayerForm
+from tournaments.models import AuditEntry, Player
+from tournaments.permissions import is_registrar, may_use_registry, owns_player
+from tournaments.views.base import login_redirect, message_text, page
+
+from . import csv_import, registry
+from .forms import PlayerImportForm, PlayerSearchForm
 
 # -- player registry -------------------------------------------------------------------------
+
+
+def registry_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the player registry's screens: directors and registrars only (which player
+    each may read or change is the view's business)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return login_redirect(request)
+        if not may_use_registry(request.user):
+            raise PermissionDenied(_("Only tournament directors and registrars can do this."))
+        response = view(request, *args, **kwargs)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+    return wrapper
 
 
 def _player_page(request: HttpRequest) -> dict[str, Any]:
@@ -66,7 +81,7 @@ def _player_page(request: HttpRequest) -> dict[str, Any]:
 @require_GET
 @registry_view
 def player_list(request: HttpRequest) -> HttpResponse:
-    return page(request, "tournaments/players.html", _player_page(request), partial="player-list")
+    return page(request, "players/players.html", _player_page(request), partial="player-list")
 
 
 @require_http_methods(["GET", "POST"])
@@ -75,13 +90,13 @@ def player_create(request: HttpRequest) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            player = registry.create_player(data=form.cleaned_data, user=request.user)
+            player = registration.create_player(data=form.cleaned_data, user=request.user)
         except ValidationError as error:
             form.add_error(None, error)
         else:
             messages.success(request, _("%(name)s added to the registry.") % {"name": player})
-            return redirect("tournaments:player-list")
-    return page(request, "tournaments/player_form.html", {"form": form, "player": None})
+            return redirect("players:player-list")
+    return page(request, "players/player_form.html", {"form": form, "player": None})
 
 
 @require_http_methods(["GET", "POST"])
@@ -100,14 +115,14 @@ def player_edit(request: HttpRequest, player_id: int) -> HttpResponse:
             form.add_error(None, error)
         else:
             messages.success(request, _("%(name)s saved.") % {"name": saved})
-            return redirect("tournaments:player-list")
+            return redirect("players:player-list")
     history = (
         AuditEntry.objects.filter(tournament=None, object_type="player", object_id=str(player.pk))
         .select_related("user")
         .order_by("-at", "-pk")[:50]
     )
     context = {"form": form, "player": player, "history": history}
-    return page(request, "tournaments/player_form.html", context)
+    return page(request, "players/player_form.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -121,24 +136,24 @@ def player_import(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "result": None}
     if request.method == "POST" and form.is_valid():
         try:
-            text = player_csv.decode_csv(form.cleaned_data["file"].read())
+            text = csv_import.decode_csv(form.cleaned_data["file"].read())
         except ValidationError as error:
             form.add_error("file", error)
         else:
-            context["result"] = result = player_csv.check_players_csv(text=text)
+            context["result"] = result = csv_import.check_players_csv(text=text)
             if result.ok:
-                context["confirm"] = player_csv.confirmation(text=text, user=request.user)
-    return page(request, "tournaments/player_import.html", context)
+                context["confirm"] = csv_import.confirmation(text=text, user=request.user)
+    return page(request, "players/player_import.html", context)
 
 
 def _player_import_confirm(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"form": PlayerImportForm(), "result": None}
     try:
-        text = player_csv.confirmed_text(token=request.POST["confirm"], user=request.user)
+        text = csv_import.confirmed_text(token=request.POST["confirm"], user=request.user)
     except ValidationError as error:
         context["problem"] = message_text(error)
     else:
-        result = player_csv.import_players_csv(text=text, user=request.user)
+        result = csv_import.import_players_csv(text=text, user=request.user)
         if result.ok:
             messages.success(
                 request,
@@ -147,6 +162,6 @@ def _player_import_confirm(request: HttpRequest) -> HttpResponse:
                 )
                 % {"count": len(result.players)},
             )
-            return redirect("tournaments:player-list")
+            return redirect("players:player-list")
         context["result"] = result
-    return page(request, "tournaments/player_import.html", context)
+    return page(request, "players/player_import.html", context)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from pairing.tiebreaks import MatchResult, StandingRow, Tiebreak, standings
 
-from .models import Match, Stage, Tournament
+from ..models import Match, Stage, Tournament
 
 Kind = Stage.Kind
 Status = Match.Status

@@ -1,7 +1,7 @@
 """Making a stage's matches: a Swiss round from the standings (:mod:`pairing.swiss`),
 round-robin pools and knockouts (:mod:`pairing.brackets`), stored and routed like a
 one-bracket tournament's (byes settled, tables given around the tables other matches
-hold). Called inside the transactions of :mod:`tournaments.stages`."""
+hold). Called inside the transactions of :mod:`tournaments.stages.services`."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ from django.utils.translation import gettext as _
 from pairing import brackets, cut
 from pairing.swiss import SwissPlayer, pair_round
 
-from .draw import _store
-from .models import Entry, Match, Stage, Tournament
-from .routing import Board, Route
-from .stage_standings import stage_standings
+from ..models import Entry, Match, Stage, Tournament
+from ..movement import Board, Route, store_matches
+from .standings import stage_standings
 
 Kind = Stage.Kind
 Status = Match.Status
@@ -181,7 +180,7 @@ def _store_new(
     )
     board.settle_all()
     board.assign_tables()
-    _store(matches, routes)
+    store_matches(matches, routes)
     board.user = user
     board.save_decisions()
     return matches

@@ -1,4 +1,4 @@
-"""``manage.py registrar``: the club's registrar role (see :mod:`tournaments.registry`).
+"""``manage.py registrar``: the club's registrar role (see :mod:`players.registry`).
 
     manage.py registrar USERNAME            give the account the role
     manage.py registrar USERNAME --remove   take it away
@@ -17,7 +17,7 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Q
 
-from tournaments.registry import REGISTRAR_CODENAME, set_registrar
+from players.registry import REGISTRAR_CODENAME, set_registrar
 
 
 class Command(BaseCommand):

@@ -8,9 +8,9 @@ never closes is an error at its line, not the rest of the file swallowed into on
 A file is checked first (:func:`check_players_csv`) and shown to the director; only the
 confirmation of that preview (:func:`confirmation`, :func:`confirmed_text`) imports it,
 checked again against the registry as it is then. Encodings, separators and Spanish
-headers are :mod:`tournaments.csv_files`' business.
+headers are :mod:`players.csv_files`' business.
 
-What this module does not do: add or edit one player (see :mod:`tournaments.registry`) or
+What this module does not do: add or edit one player (see :mod:`players.registry`) or
 check permissions (views do).
 """
 
@@ -27,10 +27,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import audit, csv_files
-from .models import Player
+from tournaments import audit
+from tournaments.models import Player
+from tournaments.models.players import PLAYER_FIELDS
 
-PLAYER_FIELDS = ("name", "email", "phone", "club_id", "rating", "notes")
+from . import csv_files
+from .forms import PlayerRowForm
+
 CSV_COLUMNS = PLAYER_FIELDS
 MAX_CSV_BYTES = csv_files.MAX_BYTES
 MAX_CSV_ROWS = 5_000
@@ -195,8 +198,6 @@ def _read_rows(records: _Records, columns: list[str | None], result: ImportResul
     """The players on the records after the header into ``result.rows``, each with the
     line it starts on; every bad record goes into ``result.errors``, every record over
     several lines into ``result.warnings``."""
-    from .forms import PlayerRowForm  # the same fields as the add-player form
-
     seen_club: dict[str, int] = {}
     seen_name: dict[tuple[str, str], int] = {}
     candidates = result.rows

@@ -25,7 +25,7 @@ transactions serialise writers anyway):
    and then the rows the move writes (:meth:`Board.load`, :meth:`Board.save`);
 3. then hands, audit rows and any other row;
 4. last, just before commit, the tournament's public version row
-   (:func:`tournaments.changes.changed`): every write that changes what the public pages
+   (:func:`tournaments.public_version.changed`): every write that changes what the public pages
    show takes it, so whoever holds it waits for nothing else after.
 
 Hand entry, the hottest write, skips step 1 (except that first hand) and locks only its
@@ -449,3 +449,26 @@ def copy_state(source: Match, target: Match) -> None:
     for name in ROUTING_FIELDS:
         field = Match._meta.get_field(name)
         setattr(target, field.attname, getattr(source, field.attname))
+
+
+def store_matches(matches: list[Match], routes: dict[str, Route]) -> None:
+    """Insert new matches, in playing order, with their routes (the draw's bracket, a
+    stage's matches) so every route points at a row that already exists: layer by layer
+    from the final backwards, one INSERT per layer (no second pass of UPDATEs)."""
+    depth: dict[str, int] = {}
+    for match in reversed(matches):  # playing order: every target comes later
+        route = routes[match.key]
+        targets = [t[0] for t in (route.winner_to, route.loser_to) if t is not None]
+        depth[match.key] = 1 + max((depth[key] for key in targets), default=-1)
+    by_key = {m.key: m for m in matches}
+    for layer in range(max(depth.values(), default=-1) + 1):
+        batch = [m for m in matches if depth[m.key] == layer]
+        for match in batch:
+            route = routes[match.key]
+            if route.winner_to:
+                match.next_match = by_key[route.winner_to[0]]
+                match.next_slot = route.winner_to[1]
+            if route.loser_to:
+                match.loser_next_match = by_key[route.loser_to[0]]
+                match.loser_next_slot = route.loser_to[1]
+        Match.objects.bulk_create(batch, batch_size=500)

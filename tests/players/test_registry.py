@@ -6,8 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from players import registry
 from tests.factories import make_director, make_player
-from tournaments import registry
+from tournaments import registration
 from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +101,7 @@ def test_quoted_fields_and_multiline_notes_keep_line_numbers_right():
 
 
 def test_decode_reads_windows_latin_and_refuses_huge_files():
-    # Windows Latin-1 is what a Spanish Excel writes (more in test_player_csv.py).
+    # Windows Latin-1 is what a Spanish Excel writes (more in test_csv_import.py).
     assert registry.decode_csv("name\nJosé\n".encode("latin-1")) == "name\nJosé\n"
     with pytest.raises(ValidationError, match="too large"):
         registry.decode_csv(b"x" * (registry.MAX_CSV_BYTES + 1))
@@ -120,7 +121,7 @@ def upload(client, content: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return client.post(
-        reverse("tournaments:player-import"),
+        reverse("players:player-import"),
         {"file": SimpleUploadedFile("players.csv", content, content_type="text/csv")},
     )
 
@@ -136,7 +137,7 @@ def test_import_page_reports_lines(director_client):
     assert response.status_code == 200  # the preview: nothing saved until confirmed
     assert Player.objects.count() == 0
     confirm = {"confirm": response.context["confirm"]}
-    response = director_client.post(reverse("tournaments:player-import"), confirm)
+    response = director_client.post(reverse("players:player-import"), confirm)
     assert response.status_code == 302
     assert Player.objects.count() == 2
 
@@ -159,13 +160,13 @@ def test_import_page_refuses_binary(director_client, raw, reason):
 
 def test_add_and_edit_player(director_client):
     response = director_client.post(
-        reverse("tournaments:player-create"), {"name": "  Ana Torres ", "email": "ana@example.com"}
+        reverse("players:player-create"), {"name": "  Ana Torres ", "email": "ana@example.com"}
     )
     assert response.status_code == 302
     ana = Player.objects.get()
     assert ana.name == "Ana Torres"
     response = director_client.post(
-        reverse("tournaments:player-edit", args=[ana.pk]), {"name": "Ana Torres", "rating": "1600"}
+        reverse("players:player-edit", args=[ana.pk]), {"name": "Ana Torres", "rating": "1600"}
     )
     assert response.status_code == 302
     ana.refresh_from_db()
@@ -177,7 +178,7 @@ def test_add_and_edit_player(director_client):
 def test_duplicate_player_form_shows_error(director_client):
     make_player(name="Ana", club_id="C-1")
     response = director_client.post(
-        reverse("tournaments:player-create"), {"name": "Other", "club_id": "C-1"}
+        reverse("players:player-create"), {"name": "Other", "club_id": "C-1"}
     )
     assert response.status_code == 200
     assert "already has this club id" in response.content.decode()
@@ -185,7 +186,7 @@ def test_duplicate_player_form_shows_error(director_client):
 
 
 def test_player_edit_unknown_id_is_404(director_client):
-    assert director_client.get(reverse("tournaments:player-edit", args=[12345])).status_code == 404
+    assert director_client.get(reverse("players:player-edit", args=[12345])).status_code == 404
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["page", "fragment"])
@@ -193,7 +194,7 @@ def test_player_search(director_client, htmx):
     make_player(name="Ana Torres", club_id="C-1")
     make_player(name="Ben Okafor", email="ben@example.com")
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    response = director_client.get(reverse("tournaments:player-list"), {"q": "okaf"}, **headers)
+    response = director_client.get(reverse("players:player-list"), {"q": "okaf"}, **headers)
     body = response.content.decode()
     assert response.status_code == 200
     assert "Ben Okafor" in body and "Ana Torres" not in body
@@ -209,12 +210,12 @@ def test_player_search(director_client, htmx):
 def test_a_rating_out_of_range_is_refused_by_the_forms(director_client, rating):
     ana = make_player(name="Ana", rating=1500, created_by=director_client.director)
     response = director_client.post(
-        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+        reverse("players:player-create"), {"name": "Ben", "rating": rating}
     )
     assert response.status_code == 200
     assert "A rating is a whole number from 0 to 4000." in response.content.decode()
     response = director_client.post(
-        reverse("tournaments:player-edit", args=[ana.pk]), {"name": "Ana", "rating": rating}
+        reverse("players:player-edit", args=[ana.pk]), {"name": "Ana", "rating": rating}
     )
     assert response.status_code == 200
     assert "A rating is a whole number from 0 to 4000." in response.content.decode()
@@ -225,7 +226,7 @@ def test_a_rating_out_of_range_is_refused_by_the_forms(director_client, rating):
 @pytest.mark.parametrize("rating", ["0", "4000"])
 def test_the_rating_range_includes_its_ends(director_client, rating):
     response = director_client.post(
-        reverse("tournaments:player-create"), {"name": "Ben", "rating": rating}
+        reverse("players:player-create"), {"name": "Ben", "rating": rating}
     )
     assert response.status_code == 302
     assert Player.objects.get().rating == int(rating)
@@ -240,11 +241,11 @@ def test_a_rating_out_of_range_is_refused_by_the_csv_import_by_line():
 
 
 def test_the_new_player_form_labels_the_rating_with_a_capital(director_client):
-    html = director_client.get(reverse("tournaments:player-create")).content.decode()
+    html = director_client.get(reverse("players:player-create")).content.decode()
     assert '<label for="id_rating">Rating' in html
 
 
 def test_the_model_refuses_a_rating_out_of_range():
     with pytest.raises(ValidationError, match="4000"):
-        registry.create_player(data={"name": "Ana", "rating": 99_999_999_999}, user=None)
+        registration.create_player(data={"name": "Ana", "rating": 99_999_999_999}, user=None)
     assert Player.objects.count() == 0

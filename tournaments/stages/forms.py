@@ -1,4 +1,4 @@
-"""Forms of the director's stages page. Validation only; :mod:`tournaments.stages` writes."""
+"""Forms of the director's stages page. Validation only; :mod:`.services` writes."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 from pairing.tiebreaks import Tiebreak
 
-from .models import Entry, Stage
-from .models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
-from .number_fields import IdChoiceField
-from .numbers import INTEGER_MAX
+from ..models import Entry, Stage
+from ..models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
+from ..number_fields import IdChoiceField
+from ..numbers import INTEGER_MAX
 
 TIEBREAK_SLOTS = 4
 
