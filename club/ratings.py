@@ -13,7 +13,7 @@ confirmation, walkover, the admin, an archive import, a restore) is covered, and
 lower apps need not know the club app exists.
 
 When a recompute changes ratings already shown (not only appends new matches), the public
-version of each tournament whose rating rows changed is counted (:mod:`tournaments.changes`),
+version of each tournament whose rating rows changed is counted (:mod:`tournaments.public_version`),
 so their cached standings show the new numbers.
 """
 

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from money.models import Payment, SidePot, SidePotEntry, TournamentMoney
-from tournaments import audit, changes
+from tournaments import audit, public_version
 from tournaments.models import Entry, Tournament
 from tournaments.unique import taken
 
@@ -42,7 +42,7 @@ def save_money(
             after=_money_snapshot(money),
             user=user,
         )
-        changes.changed(tournament)  # the standings show the prizes
+        public_version.changed(tournament)  # the standings show the prizes
     return money
 
 
@@ -82,7 +82,7 @@ def record_payment(*, entry: Entry, method: str, amount: Any, user: Any) -> Paym
             after={"method": payment.method, "amount": str(payment.amount)} if payment else None,
             user=user,
         )
-        changes.changed(entry.tournament_id)  # the prize pool, on the standings
+        public_version.changed(entry.tournament_id)  # the prize pool, on the standings
     return payment
 
 

@@ -1,7 +1,7 @@
 """Live public pages that a full room can follow: cached regions and conditional GET.
 
 Every write that changes what the public pages show adds one to the tournament's public
-version in its own transaction (:mod:`tournaments.changes`). Here that number decides
+version in its own transaction (:mod:`tournaments.public_version`). Here that number decides
 everything a poll costs:
 
 * **304 Not Modified.** Every public response carries an ``ETag`` made of the

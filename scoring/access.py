@@ -52,7 +52,7 @@ class MatchAccess:
     can_direct: bool
     request: HttpRequest
     # The match row is locked for the caller's transaction (a write view, see match_view),
-    # and with tournament_locked the tournament row before it (tournaments.routing).
+    # and with tournament_locked the tournament row before it (tournaments.movement).
     locked: bool = False
     tournament_locked: bool = False
 

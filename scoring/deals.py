@@ -9,7 +9,7 @@ because the engine derives it from the deal number, the board and the ``opponent
 
 Deals are written whole, so a match always holds whole deals. Every write here runs in
 one transaction that locks the tournament row, then the match row (the lock order of
-:mod:`tournaments.routing`), and writes the boards, the match summary the engine derives
+:mod:`tournaments.movement`), and writes the boards, the match summary the engine derives
 from all of the match's boards, the audit row and the public change together. Refusals
 (:class:`~scoring.services.HandConflict`, :class:`ScoringError`, a stale form) are
 raised before the first write.

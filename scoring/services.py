@@ -4,7 +4,7 @@ engine's results become writes here; reading hands as engine input is
 
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
-or not at all, taking their locks in the order :mod:`tournaments.routing` documents. A
+or not at all, taking their locks in the order :mod:`tournaments.movement` documents. A
 user's mistake raises :class:`ScoringError` (a hand the rules refuse),
 :class:`HandConflict` (hand numbering: a double tap, a second device),
 :class:`~scoring.versions.StaleForm` (a correction made against a hand or a result that
@@ -193,13 +193,13 @@ def _record_locked(
             user=user,
             via=via,
         )
-        public_changed(match.tournament_id)  # last: the lock order (tournaments.routing)
+        public_changed(match.tournament_id)  # last: the lock order (tournaments.movement)
     return sheet
 
 
 def locked_for_change(match: Match) -> Match:
     """Lock the tournament row, then the match row (the lock order of
-    :mod:`tournaments.routing`): a correction may reopen a confirmed match, and a table
+    :mod:`tournaments.movement`): a correction may reopen a confirmed match, and a table
     link's change (:mod:`scoring.table_links`) takes the same locks."""
     lock_tournament(match.tournament_id)
     return locked_match(match)

@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 
 from archive.verify import check_match
 from engine import PRESETS, ScoringError, score_request
-from scoring.loading import hand_inputs, load_hands
 from players import registry
+from scoring.loading import hand_inputs, load_hands
 from scoring.models import Hand
 from tests.factories import make_director, make_entries, make_match, make_tournament
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament

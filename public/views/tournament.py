@@ -47,7 +47,7 @@ from standings.stages import QUALIFYING, StageView
 from standings.stats import seed_key
 from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
-from tournaments.stages import current_stage
+from tournaments.stages.standings import current_stage
 
 PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"

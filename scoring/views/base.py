@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from engine import ScoringError
 from tournaments.models import Match
-from tournaments.routing import lock_tournament
+from tournaments.movement import lock_tournament
 
 from .. import access as access_module
 from .. import services, table_links
@@ -76,7 +76,7 @@ def _locked_call(
     view: Callable[..., HttpResponse], request: HttpRequest, where: dict, kwargs: dict
 ) -> HttpResponse:
     """The view in a transaction that locked the match row first. The tournament's first
-    hand also writes the tournament row, which the lock order (tournaments.routing) wants
+    hand also writes the tournament row, which the lock order (tournaments.movement) wants
     locked before the match: then the service says so before writing anything, and this
     starts again with the tournament locked first."""
     tournament_id = None

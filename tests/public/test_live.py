@@ -371,7 +371,6 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
 
     from players.registry import update_player
     from public import fragments
-    from players.registry import update_player
     from scoring.loading import HandData
     from scoring.services import correct_hand
 

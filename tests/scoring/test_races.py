@@ -310,7 +310,7 @@ def test_two_writes_at_once(state, first, second, exclusive, repeat):
 
 def test_the_tournaments_first_hand_locks_the_tournament_before_its_match():
     # It locks the rules, a write of the tournament row: the lock order wants that row
-    # locked before the match's (tournaments.routing). Later hands lock only the match.
+    # locked before the match's (tournaments.movement). Later hands lock only the match.
     s = scene("ready")
     client = Client()
     with CaptureQueriesContext(connection) as captured:

@@ -19,7 +19,6 @@ from django.db import transaction
 from demo.hands import match_hands
 from demo.stages import seed_stages_demo
 from demo.teams import seed_team_event
-from demo.hands import match_hands
 from players.registry import set_registrar
 from scoring.services import confirm_result, record_hand
 from tournaments.draw import generate_bracket
