@@ -9,8 +9,8 @@ import pytest
 
 from public.live import POLL_SECONDS
 from tests.factories import make_bracket
-from tests.public.test_standings import playable
 from tests.scoring.helpers import knock, play
+from tests.standings.test_standings import playable
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

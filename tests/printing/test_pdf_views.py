@@ -29,8 +29,8 @@ from standings import standings as standings_module
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
 from tests.printing.test_pdf_scripts import SCRIPTS, shows, truetype
-from tests.public.test_standings import full_match, play_out
 from tests.scoring.helpers import gin, knock, play, ready_match, win_games
+from tests.standings.test_standings import full_match, play_out
 from tournaments import rules_text
 from tournaments.models import Match, Tournament
 from tournaments.rules_text import rules_summary

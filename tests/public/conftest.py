@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_bracket
-from tests.public.test_standings import better_seed, play_match, playable, quick_match
 from tests.scoring.helpers import gin, knock, play
+from tests.standings.test_standings import better_seed, play_match, playable, quick_match
 
 
 @pytest.fixture

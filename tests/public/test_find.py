@@ -16,8 +16,8 @@ from public.live import POLL_SECONDS
 from public.players import fold, people, player_view, search
 from standings.data import load
 from tests.factories import make_bracket, make_player, make_tournament
-from tests.public.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play, win_games
+from tests.standings.test_standings import better_seed, play_match, play_out, playable, quick_match
 from tournaments import services
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Tournament

@@ -19,8 +19,8 @@ from public.live import POLL_SECONDS
 from public.views.tournament import PAGE, _render, page_context
 from standings.data import load
 from tests.factories import make_bracket
-from tests.public.test_standings import playable
 from tests.scoring.helpers import knock, named, play
+from tests.standings.test_standings import playable
 from tournaments.models import Match, PublicVersion, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from engine import match as engine_match
 from public.views import tournament as public
 from scoring.models import Hand
 from tests.factories import make_bracket
-from tests.public.test_standings import full_match, play_out, playable, standings_of
 from tests.scoring.helpers import play
+from tests.standings.test_standings import full_match, play_out, playable, standings_of
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 from club import ratings
 from public.live import POLL_SECONDS
 from tests.factories import make_bracket, make_entries, make_player, make_tournament
-from tests.public.test_standings import play_match, play_out, playable, quick_match
 from tests.scoring.helpers import gin, knock, play
+from tests.standings.test_standings import play_match, play_out, playable, quick_match
 from tournaments.models import Entry, Match, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -212,7 +212,7 @@ def test_a_non_qualifiers_page_has_its_swiss_matches_and_summary(client, cut):
 
 def test_a_one_bracket_tournaments_page_has_one_group_without_a_stage_name(client):
     from tests.factories import make_bracket
-    from tests.public.test_standings import better_seed, play_match, playable, quick_match
+    from tests.standings.test_standings import better_seed, play_match, playable, quick_match
 
     tournament = make_bracket(players=4)
     for match in playable(tournament)[:2]:

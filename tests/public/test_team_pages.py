@@ -87,7 +87,7 @@ def test_a_team_has_no_club_rating_though_its_players_have_one(client):
     # The club rates players in head-to-head matches; a team's row is not its first
     # player's: standings.json gives it no rating, and the page no rating column.
     from tests.factories import make_bracket, make_director
-    from tests.public.test_standings import play_match, playable, quick_match
+    from tests.standings.test_standings import play_match, playable, quick_match
     from tournaments.models import Entry
 
     tournament = team_bracket(teams=4)

@@ -33,8 +33,8 @@ from tests.factories import (
     make_registrar,
     make_tournament,
 )
-from tests.public.test_standings import playable, quick_match
 from tests.scoring.helpers import gin, knock, named, play
+from tests.standings.test_standings import playable, quick_match
 from tournaments import draw, organising, registration, services
 from tournaments.models import Entry, Match, PublicVersion, Tournament
 from tournaments.public_version import changed, changing
