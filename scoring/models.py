@@ -44,6 +44,11 @@ class Hand(models.Model):
         related_name="+",
     )
     entered_via = models.CharField(_("entered via"), max_length=120, blank=True)
+    # Through a table link: the phone's short label (scoring.devices) and the submission
+    # id of the form that stored the hand (tournaments.submissions), so a second phone's
+    # different hand for this number is told what was stored and from where.
+    device = models.CharField(_("device"), max_length=8, blank=True)
+    submission = models.CharField(_("submission id"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("hand")

@@ -35,11 +35,20 @@ from tournaments.public_version import changed as public_changed
 
 from .loading import HandData, first_dealer, hand_inputs, load_hands, match_inputs
 from .models import Hand
-from .versions import seen_hand
+from .versions import ScoreChanged, seen_hand
 
 
 class HandConflict(Exception):
     """The hand number does not fit: already entered, or not the next one."""
+
+
+class HandTaken(HandConflict):
+    """The hand number is already entered (by this form's resend, or by another form: the
+    view then says what was stored there, and from which phone)."""
+
+    def __init__(self, message: str, *, number: int) -> None:
+        super().__init__(message)
+        self.number = number
 
 
 class TournamentLockNeeded(Exception):
@@ -123,8 +132,18 @@ def record_hand(
     dealer: str | None = None,
     locked: bool = False,
     tournament_locked: bool = False,
+    seen: int | None = None,
+    device: str = "",
+    submission: str = "",
 ) -> MatchSheet:
-    """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled.
+    """Enter hand ``number`` of ``match``. A number already entered is refused, never doubled
+    (:class:`HandTaken`).
+
+    ``seen`` is the :attr:`Match.version` the entering page showed (None: no page, or one
+    that did not say): a free number entered against a score changed since (a hand
+    corrected or deleted elsewhere) is refused with :class:`~scoring.versions.ScoreChanged`.
+    ``device`` and ``submission`` (a table link's phone label and form id) are kept on the
+    hand.
 
     ``dealer`` (A or B) records who dealt hand 1 if the match does not know yet.
     ``locked`` says the caller's transaction already locked the match row and read it
@@ -143,21 +162,57 @@ def record_hand(
             raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
         if first_of_tournament and not tournament_locked:
             raise TournamentLockNeeded(match.tournament_id)
-        return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
+        return _record_locked(
+            match,
+            number,
+            data.cleaned(),
+            user=user,
+            via=via,
+            dealer=dealer,
+            seen=seen,
+            source=(device, submission),
+        )
     with transaction.atomic():
         if first_of_tournament:
             lock_tournament(match.tournament_id)
         match = locked_match(match)
-        return _record_locked(match, number, data.cleaned(), user=user, via=via, dealer=dealer)
+        return _record_locked(
+            match,
+            number,
+            data.cleaned(),
+            user=user,
+            via=via,
+            dealer=dealer,
+            seen=seen,
+            source=(device, submission),
+        )
 
 
 def _record_locked(
-    match: Match, number: int, data: HandData, *, user: Any, via: str, dealer: str | None
+    match: Match,
+    number: int,
+    data: HandData,
+    *,
+    user: Any,
+    via: str,
+    dealer: str | None,
+    seen: int | None = None,
+    source: tuple[str, str] = ("", ""),
 ) -> MatchSheet:
     """:func:`record_hand` once the match row is locked and read in this transaction."""
     inputs = match_inputs(match)
     if number <= len(inputs):
-        raise HandConflict(_("Hand %(number)d is already entered.") % {"number": number})
+        raise HandTaken(
+            _("Hand %(number)d is already entered.") % {"number": number}, number=number
+        )
+    if seen is not None and seen != match.version:
+        raise ScoreChanged(
+            _(
+                "The score changed since this page showed it (a hand was entered, corrected "
+                "or deleted elsewhere), so this hand was not saved. Here is the score as it "
+                "is now: check it, then enter the hand again."
+            )
+        )
     if number != len(inputs) + 1:
         raise HandConflict(
             _("Hand %(number)d cannot be entered yet: the next hand is %(next)d.")
@@ -181,6 +236,8 @@ def _record_locked(
             number=number,
             entered_by=entered_by(user),
             entered_via=via,
+            device=source[0],
+            submission=source[1],
             **asdict(data),
         )
         store_summary(match, sheet, user=user, via=via)

@@ -38,6 +38,10 @@ class HandChanged(StaleForm):
         self.gone = gone
 
 
+class ScoreChanged(StaleForm):
+    """A new hand entered from a page whose score (:attr:`Match.version`) changed since."""
+
+
 class ResultConfirmed(StaleForm):
     """The result was confirmed after the page was opened."""
 

@@ -16,7 +16,11 @@ thing (the same player entered from two tabs) are the services' to refuse by nam
 unique key that a service did not foresee still never reaches the user as an error: the
 write is rolled back and the page says it was just done elsewhere.
 
-The phones' forms (the table link) will carry the same id: issue 32.
+The phones' forms (a table link, ``/table/<token>/…``, no account) carry the same id
+(issue 32): a view marked :func:`by_link` runs through :func:`once` for a visitor without
+an account when its URL names a link (a ``token``). Such a submission is bound to its path,
+so to its link: the same id sent to another link is refused (400) and writes nothing. The
+phones' own script may make the id itself: any 32 lowercase hex digits (:data:`KEY`).
 """
 
 from __future__ import annotations
@@ -56,6 +60,13 @@ def submission_id(request: HttpRequest) -> str | None:
     return key if KEY.match(key) else None
 
 
+def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark a view that a table link (its URL's ``token``) lets a visitor without an account
+    write through: its POSTs' submission ids are kept as a signed-in user's are."""
+    view.submission_by_link = True  # type: ignore[attr-defined]
+    return view
+
+
 def submission_exempt(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Mark a POST view that writes nothing and answers what it is sent each time (a live
     preview posts the form it sits in, submission id and all, at every change): its
@@ -81,7 +92,11 @@ class SubmissionMiddleware:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
     ) -> HttpResponse | None:
-        if request.method != "POST" or not request.user.is_authenticated:
+        if request.method != "POST":
+            return None
+        if not request.user.is_authenticated and not (
+            kwargs.get("token") and getattr(view, "submission_by_link", False)
+        ):
             return None
         if getattr(view, "submission_exempt", False):
             return None
@@ -123,7 +138,7 @@ def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> 
             try:
                 with transaction.atomic():
                     record = Submission.objects.create(
-                        key=key, user=request.user, path=request.path[:500]
+                        key=key, user=_user(request), path=request.path[:500]
                     )
             except IntegrityError as twin:
                 raise _Twin from twin
@@ -141,6 +156,10 @@ def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> 
         return done_elsewhere(request)
 
 
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
 def _record(record: Submission, response: HttpResponse, added: list[list[Any]]) -> None:
     record.status = response.status_code
     record.headers = {
@@ -154,6 +173,7 @@ def _record(record: Submission, response: HttpResponse, added: list[list[Any]]) 
 def replay(request: HttpRequest, done: Submission) -> HttpResponse:
     """The answer recorded for ``done``, with the messages its redirect carried."""
     if done.user_id != request.user.pk or done.path != request.path[:500]:
+        # Another user's, another page's, or another table link's: nothing is replayed.
         return HttpResponse(
             _("This form was already sent from another page: reload the page and try again."),
             status=400,

@@ -23,15 +23,19 @@ from django.utils.translation import gettext as _
 from engine import ScoringError
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
+from tournaments.submissions import by_link
 
 from .. import access as access_module
-from .. import services, table_links
+from .. import devices, services, table_links
 from ..access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
 from ..forms import sentence
 
 
 def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool = False) -> Any:
     """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
+
+    A table link's answers give the phone its label (:mod:`scoring.devices`), and its
+    POSTs keep their submission ids (:func:`tournaments.submissions.by_link`).
 
     ``write=True`` runs the look-up and the view in one transaction with the match row
     locked from the start (``access.locked``), so the service need not read it again. The
@@ -67,9 +71,12 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
                 status=410,
             )
         patch_vary_headers(response, ("HX-Request",))
+        if "token" in where:
+            devices.remember(request, response)
         return response
 
-    return wrapper
+    # A table link's writes keep their submission ids too (tournaments.submissions).
+    return by_link(wrapper)
 
 
 def _locked_call(

@@ -23,18 +23,23 @@ from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.submissions import submission_exempt
+from tournaments.submissions import submission_exempt, submission_id
 
-from .. import loading, services
+from .. import devices, loading, services
 from ..access import MatchAccess, require_entry
 from ..forms import HandForm, labelled_problem, sentence
 from ..models import Hand
-from ..presenters import present
+from ..presenters import describe, present
+from ..versions import ScoreChanged
 from .base import REFUSALS, base_context, match_view, names_of, refusal_message
 from .teams import team_page
 
 TEMPLATE = "scoring/match.html"
 HAND_RECORDED = "hand-recorded"
+# Says how a hand entry ended, for the phones' own script (a resend answers the same):
+# saved, taken (the number holds another submission's hand), stale (the score changed
+# since the page showed it), invalid (the form's own errors; nothing stored).
+OUTCOME = "Submission-Outcome"
 
 
 def sheet_context(
@@ -121,7 +126,16 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 dealer=form.cleaned_data.get("first_dealer"),
                 locked=access.locked,
                 tournament_locked=access.tournament_locked,
+                seen=_seen(request),
+                device=devices.device_of(request) if access.token else "",
+                submission=submission_id(request) or "",
             )
+        except services.HandTaken as taken:
+            if access.token is not None:
+                return _refused(request, access, "taken", _taken_message(request, access, taken))
+            form.add_error(None, refusal_message(taken))
+        except ScoreChanged as stale:
+            return _refused(request, access, "stale", str(stale))
         except ScoringError as error:
             field = error.field if error.field in form.fields else None
             problem = labelled_problem(error, form.fields) if field else error.render(_)
@@ -133,11 +147,14 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             messages.success(
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
-            return HttpResponseRedirect(access.url("match-sheet"))
+            response: HttpResponse = HttpResponseRedirect(access.url("match-sheet"))
+            response[OUTCOME] = "saved"
+            return response
         context = sheet_context(access, sheet=recorded)
         # Said to a screen reader, and the focus on the next hand's first question.
         context["saved_number"] = form.cleaned_data["number"]
         response = _page(request, context, "match-entry")
+        response[OUTCOME] = "saved"
         if access.token is not None:
             # On the players' phone, Save sits below the fold: bring the new score and the
             # next hand's first question back into view.
@@ -147,9 +164,55 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     if context["form"] is None:  # entry has closed (the match is decided): still say why
         context["entry_errors"] = form.non_field_errors()
     response = _page(request, context, "match-entry")
+    response[OUTCOME] = "invalid"
     if not request.htmx:
         response.status_code = 400
     return response
+
+
+def _seen(request: HttpRequest) -> int | None:
+    """The :attr:`Match.version` the entering page showed (its ``seen`` field), if it said."""
+    seen = request.POST.get("seen", "")
+    return int(seen) if seen.isdigit() and len(seen) < 10 else None
+
+
+def _taken_message(request: HttpRequest, access: MatchAccess, taken: services.HandTaken) -> str:
+    """What the hand number already holds, and from where it came."""
+    match = access.match
+    hands = loading.load_hands(match)
+    stored = next(hand for hand in hands if hand.number == taken.number)
+    scored = loading.sheet_for(match, hands).hands[taken.number - 1]
+    if stored.device and stored.device == devices.device_of(request):
+        where = _("this phone")
+    elif stored.device:
+        where = devices.label(stored.device, match.table)
+    elif stored.entered_by_id is not None:
+        where = _("a scorer's or the director's screen")
+    else:
+        where = _("another phone")
+    return _(
+        "Hand %(number)d was already entered from %(where)s: %(hand)s. Yours was not saved."
+    ) % {
+        "number": taken.number,
+        "where": where,
+        "hand": describe(scored, names_of(match)),
+    }
+
+
+def _refused(request: HttpRequest, access: MatchAccess, outcome: str, message: str) -> HttpResponse:
+    """A new hand refused by what was stored meanwhile (``taken`` or ``stale``): the page
+    as it is now (the score, the next hand's form) and why; nothing was written. The whole
+    page answers 409; htmx gets the entry region and the score regions reload."""
+    context = sheet_context(access)
+    context["entry_errors"] = message
+    response = _page(request, context, "match-entry")
+    response[OUTCOME] = outcome
+    if not request.htmx:
+        response.status_code = 409
+        return response
+    if access.token is not None:
+        response["HX-Reswap"] = "outerHTML show:window:top"
+    return trigger_client_event(response, HAND_RECORDED)
 
 
 @submission_exempt

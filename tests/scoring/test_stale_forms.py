@@ -17,6 +17,7 @@ from scoring.models import Hand
 from scoring.services import confirm_result
 from tests.factories import make_bracket
 from tournaments.models import AuditEntry, Match
+from tournaments.submissions import FIELD, new_id
 
 from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
 
@@ -63,8 +64,13 @@ def test_a_double_tap_on_delete_deletes_one_hand(client):
     play(match, FIVE)
     url = table(match, "hand-delete", number=3)
     form = opened(client, url)
-    assert client.post(url, form).status_code == 302
-    second = client.post(url, form)
+    first = client.post(url, form)
+    assert first.status_code == 302
+    # The same form again (its submission id: issue 32) answers as the first did.
+    again = client.post(url, form)
+    assert (again.status_code, again["Location"]) == (302, first["Location"])
+    # The same deletion from a second tab (its own submission id) finds the hand gone.
+    second = client.post(url, {**form, FIELD: new_id()})
     assert second.status_code == 409
     assert "This hand has already been deleted" in second.content.decode()
     assert values(match) == as_values([FIVE[0], FIVE[1], FIVE[3], FIVE[4]])

@@ -13,8 +13,14 @@ class Submission(models.Model):
     the same form gets again instead of doing the write twice."""
 
     key = models.CharField(_("submission id"), max_length=32, primary_key=True)
+    # None: sent through a table link (no account); its path names the link.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
     )
     path = models.CharField(_("path"), max_length=500)
     status = models.PositiveSmallIntegerField(_("status"), default=0)

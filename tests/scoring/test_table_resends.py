@@ -1,0 +1,194 @@
+"""The phones' resends through a table link (issue 32): every table-link form carries a
+submission id; a resend of a stored submission answers as the first did and writes
+nothing; a different submission for a hand number already taken is told what was stored
+and from which phone; a hand entered against a score changed since is refused with the
+current score; an id replayed on another table link is refused (400).
+
+Each runs the whole page (no JavaScript: a redirect, the message after it) and the htmx
+answer (the entry region), as a phone's browser or its script would send them.
+"""
+
+from __future__ import annotations
+
+import html as html_module
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring import devices
+from scoring.models import Hand
+from scoring.services import correct_hand
+from tests.factories import make_entries, make_match
+from tournaments.models import Submission
+from tournaments.submissions import FIELD, new_id
+
+from .helpers import hidden_fields, knock, play, post_data, ready_match
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def table(match, name="match-sheet", **kwargs):
+    return reverse(f"scoring:table-{name}", kwargs={"token": match.token, **kwargs})
+
+
+def phone() -> Client:
+    return Client(enforce_csrf_checks=False)
+
+
+def open_form(client: Client, match) -> dict[str, str]:
+    """Open the table link as a phone: the hand form's hidden fields (its submission id,
+    the score it shows); the phone gets its label on the way."""
+    response = client.get(table(match))
+    assert response.status_code == 200
+    fields = hidden_fields(response.content.decode(), table(match, "hand-create"))
+    assert set(fields) >= {FIELD, "seen"}, fields
+    assert devices.CODE.match(client.cookies[devices.COOKIE].value)
+    return fields
+
+
+def text(response) -> str:
+    return html_module.unescape(response.content.decode())
+
+
+def stored(match) -> list[tuple]:
+    hands = Hand.objects.filter(match=match).order_by("number")
+    return [(h.number, h.kind, h.by, h.deadwood, h.defender_deadwood) for h in hands]
+
+
+def test_a_resend_after_the_answer_was_lost_answers_saved_again_and_stores_once():
+    match = ready_match()
+    client = phone()
+    form = {**open_form(client, match), **post_data(1, knock("A", 5, 31))}
+    first = client.post(table(match, "hand-create"), form)
+    assert first.status_code == 302 and first["Submission-Outcome"] == "saved"
+    # The answer never reached the phone: it sends the same form again.
+    again = client.post(table(match, "hand-create"), form)
+    assert (again.status_code, again["Location"]) == (302, first["Location"])
+    assert again["Submission-Outcome"] == "saved"
+    page = text(client.get(again["Location"]))
+    assert "Hand 1 saved." in page and "already entered" not in page
+    assert "Enter hand 2" in page
+    assert stored(match) == [(1, "knock", "A", 5, 31)]
+    hand = Hand.objects.get(match=match)
+    assert hand.submission == form[FIELD]
+    assert hand.device == client.cookies[devices.COOKIE].value
+
+
+def test_an_htmx_resend_gets_the_same_entry_region_and_stores_once():
+    match = ready_match()
+    client = phone()
+    form = {**open_form(client, match), **post_data(1, knock("A", 5, 31))}
+    first = client.post(table(match, "hand-create"), form, **HTMX)
+    again = client.post(table(match, "hand-create"), form, **HTMX)
+    assert first.status_code == again.status_code == 200
+    assert again["Submission-Outcome"] == "saved"
+    assert again["HX-Trigger"] == first["HX-Trigger"] == '{"hand-recorded": {}}'
+    assert again.content == first.content
+    assert "Hand 1 saved." in text(again) and "Enter hand 2" in text(again)
+    assert stored(match) == [(1, "knock", "A", 5, 31)]
+    assert Submission.objects.filter(key=form[FIELD], user=None).count() == 1
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_second_phone_is_told_what_was_stored_and_from_which_phone(htmx):
+    match = ready_match()
+    play(match, [knock("B", 2, 20)])
+    first_phone, second_phone = phone(), phone()
+    first_form = open_form(first_phone, match)
+    second_form = open_form(second_phone, match)
+    code = first_phone.cookies[devices.COOKIE].value
+    assert code != second_phone.cookies[devices.COOKIE].value
+    extra = HTMX if htmx else {}
+    saved = first_phone.post(
+        table(match, "hand-create"), {**first_form, **post_data(2, knock("A", 5, 31))}, **extra
+    )
+    assert saved["Submission-Outcome"] == "saved"
+    refused = second_phone.post(
+        table(match, "hand-create"), {**second_form, **post_data(2, knock("B", 7, 40))}, **extra
+    )
+    assert refused["Submission-Outcome"] == "taken"
+    assert refused.status_code == (200 if htmx else 409)
+    page = text(refused)
+    name = match.side_name("A")
+    assert (
+        f"Hand 2 was already entered from phone {code} at table 1: {name} knocked: 5 v 31."
+        " Yours was not saved."
+    ) in page
+    assert "Enter hand 3" in page  # the next hand's form, at the current score
+    if htmx:
+        assert refused["HX-Trigger"] == '{"hand-recorded": {}}'  # the score regions reload
+    else:
+        assert f"{match.side_name('B')}" in page and 'class="score' in page
+    assert stored(match) == [(1, "knock", "B", 2, 20), (2, "knock", "A", 5, 31)]
+    assert Hand.objects.get(match=match, number=2).device == code
+
+
+def test_the_same_phone_sending_a_hand_again_from_a_new_form_is_told_it_was_its_own():
+    match = ready_match()
+    client = phone()
+    form = {**open_form(client, match), **post_data(1, knock("A", 5, 31))}
+    client.post(table(match, "hand-create"), form)
+    # The page was reloaded with the old values still typed in: a new submission id.
+    refused = client.post(table(match, "hand-create"), {**form, FIELD: new_id()})
+    assert refused.status_code == 409
+    assert "Hand 1 was already entered from this phone:" in text(refused)
+    assert stored(match) == [(1, "knock", "A", 5, 31)]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_hand_entered_against_a_score_changed_since_is_refused_with_the_current_score(htmx):
+    match = ready_match()
+    play(match, [knock("A", 2, 20), knock("B", 3, 30)])
+    client = phone()
+    form = open_form(client, match)
+    # Meanwhile the director corrects hand 2: the score the phone shows is no longer true.
+    hand = Hand.objects.get(match=match, number=2)
+    from scoring.versions import hand_version
+
+    correct_hand(match=match, hand_id=hand.pk, version=hand_version(hand), data=knock("B", 3, 60))
+    refused = client.post(
+        table(match, "hand-create"),
+        {**form, **post_data(3, knock("A", 4, 44))},
+        **(HTMX if htmx else {}),
+    )
+    assert refused["Submission-Outcome"] == "stale"
+    assert refused.status_code == (200 if htmx else 409)
+    page = text(refused)
+    assert "The score changed since this page showed it" in page
+    assert "Enter hand 3" in page
+    assert stored(match) == [(1, "knock", "A", 2, 20), (2, "knock", "B", 3, 60)]
+    # The form it offers shows the score as it is now: that one goes through.
+    fresh = hidden_fields(page, table(match, "hand-create"))
+    saved = client.post(table(match, "hand-create"), {**fresh, **post_data(3, knock("A", 4, 44))})
+    assert saved["Submission-Outcome"] == "saved"
+    assert len(stored(match)) == 3
+
+
+def test_a_submission_id_replayed_on_another_table_link_is_refused_and_writes_nothing():
+    match = ready_match()
+    a, b = make_entries(tournament=match.tournament, count=2)
+    other = make_match(tournament=match.tournament, a=a, b=b, table=2)
+    client = phone()
+    form = {**open_form(client, match), **post_data(1, knock("A", 5, 31))}
+    assert client.post(table(match, "hand-create"), form).status_code == 302
+    open_form(client, other)
+    for extra in ({}, HTMX):
+        replayed = client.post(table(other, "hand-create"), form, **extra)
+        assert replayed.status_code == 400
+    assert stored(other) == []
+    assert stored(match) == [(1, "knock", "A", 5, 31)]
+
+
+def test_an_id_of_the_phones_own_making_is_accepted_and_kept():
+    """The outbox script makes its ids itself: 32 lowercase hex digits."""
+    match = ready_match()
+    client = phone()
+    own = "0123456789abcdef" * 2
+    form = {**open_form(client, match), **post_data(1, knock("A", 5, 31)), FIELD: own}
+    client.post(table(match, "hand-create"), form, **HTMX)
+    client.post(table(match, "hand-create"), form, **HTMX)
+    assert Hand.objects.get(match=match).submission == own
+    assert Submission.objects.filter(key=own).count() == 1
