@@ -19,11 +19,12 @@ from django.urls import reverse
 from scoring import devices
 from scoring.models import Hand
 from scoring.services import correct_hand
+from scoring.versions import hand_version
 from tests.factories import make_entries, make_match
-from tournaments.models import Submission
+from tournaments.models import AuditEntry, Match, Submission
 from tournaments.submissions import FIELD, new_id
 
-from .helpers import hidden_fields, knock, play, post_data, ready_match
+from .helpers import hidden_fields, knock, play, post_data, ready_match, win_games
 
 pytestmark = pytest.mark.django_db
 
@@ -146,8 +147,6 @@ def test_a_hand_entered_against_a_score_changed_since_is_refused_with_the_curren
     form = open_form(client, match)
     # Meanwhile the director corrects hand 2: the score the phone shows is no longer true.
     hand = Hand.objects.get(match=match, number=2)
-    from scoring.versions import hand_version
-
     correct_hand(match=match, hand_id=hand.pk, version=hand_version(hand), data=knock("B", 3, 60))
     refused = client.post(
         table(match, "hand-create"),
@@ -192,3 +191,43 @@ def test_an_id_of_the_phones_own_making_is_accepted_and_kept():
     client.post(table(match, "hand-create"), form, **HTMX)
     assert Hand.objects.get(match=match).submission == own
     assert Submission.objects.filter(key=own).count() == 1
+
+
+def test_a_resent_correction_from_the_table_answers_as_the_first_and_changes_once():
+    match = ready_match()
+    play(match, [knock("A", 2, 20), knock("B", 3, 30)])
+    client = phone()
+    open_form(client, match)
+    edit = table(match, "hand-edit", number=2)
+    form = {
+        **hidden_fields(client.get(edit).content.decode(), edit),
+        **post_data(2, knock("B", 3, 60)),
+        "confirm": "1",
+    }
+    assert FIELD in form
+    first = client.post(edit, form)
+    assert first.status_code == 302
+    # Without the submission id this would be refused: the hand changed since the form.
+    again = client.post(edit, form)
+    assert (again.status_code, again["Location"]) == (302, first["Location"])
+    assert stored(match) == [(1, "knock", "A", 2, 20), (2, "knock", "B", 3, 60)]
+    assert AuditEntry.objects.filter(action="hand corrected").count() == 1
+
+
+def test_a_resent_confirmation_answers_as_the_first_though_the_link_has_closed():
+    match = ready_match()
+    play(match, win_games("A", 3))
+    client = phone()
+    client.get(table(match))
+    confirm = table(match, "match-confirm")
+    form = hidden_fields(client.get(table(match)).content.decode(), confirm)
+    assert FIELD in form
+    first = client.post(confirm, form)
+    assert first.status_code == 302
+    # The confirmation closed the table link (410 to anything new); the resend is the
+    # same submission, so it gets the first answer, not "closed".
+    again = client.post(confirm, form)
+    assert (again.status_code, again["Location"]) == (302, first["Location"])
+    assert client.post(confirm, {**form, FIELD: new_id()}).status_code == 410
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE
