@@ -36,6 +36,8 @@ from .teams import team_page
 
 TEMPLATE = "scoring/match.html"
 HAND_RECORDED = "hand-recorded"
+# A new hand refused by what was stored meanwhile: the score regions reload as after a save.
+HAND_REFUSED = "hand-refused"
 # Says how a hand entry ended, for the phones' own script (a resend answers the same):
 # saved, taken (the number holds another submission's hand), stale (the score changed
 # since the page showed it), invalid (the form's own errors; nothing stored).
@@ -212,7 +214,7 @@ def _refused(request: HttpRequest, access: MatchAccess, outcome: str, message: s
         return response
     if access.token is not None:
         response["HX-Reswap"] = "outerHTML show:window:top"
-    return trigger_client_event(response, HAND_RECORDED)
+    return trigger_client_event(response, HAND_REFUSED)
 
 
 @submission_exempt

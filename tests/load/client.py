@@ -31,6 +31,7 @@ from typing import Any
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VERSION_INPUT = re.compile(r'name="version" value="(\d+)"')
 ALREADY = "is already entered."
+TAKEN = "was already entered from"
 
 
 def is_loopback(host: str) -> bool:
@@ -59,7 +60,13 @@ class Answer:
         return self.status == 200 and "hand-recorded" in self.headers.get("hx-trigger", "")
 
     def already(self, number: int) -> bool:
-        return self.status == 200 and f"Hand {number} {ALREADY}" in self.body
+        """Told the hand number holds a hand already: a table link says what was stored
+        and from which phone (issue 32), a signed-in scorer that it is entered."""
+        if self.status != 200:
+            return False
+        if self.headers.get("submission-outcome") == "taken":
+            return f"Hand {number} {TAKEN}" in self.body
+        return f"Hand {number} {ALREADY}" in self.body
 
     def form_error(self) -> str:
         if 'class="confirm-box"' in self.body and 'class="form-error"' not in self.body:

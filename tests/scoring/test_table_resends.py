@@ -120,7 +120,7 @@ def test_a_second_phone_is_told_what_was_stored_and_from_which_phone(htmx):
     ) in page
     assert "Enter hand 3" in page  # the next hand's form, at the current score
     if htmx:
-        assert refused["HX-Trigger"] == '{"hand-recorded": {}}'  # the score regions reload
+        assert refused["HX-Trigger"] == '{"hand-refused": {}}'  # the score regions reload
     else:
         assert f"{match.side_name('B')}" in page and 'class="score' in page
     assert stored(match) == [(1, "knock", "B", 2, 20), (2, "knock", "A", 5, 31)]
