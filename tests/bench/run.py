@@ -7,7 +7,8 @@ to the end and confirmed, plus one whose matches are entered through the site, a
 measures with Django's test client:
 
 - **hand entry**: the median of a hand-entry POST (``/t/<slug>/matches/<id>/hands/``, the
-  htmx request that answers with the ``#match-entry`` partial) divided by the median of
+  htmx request that answers with the ``#match-entry`` partial, carrying its form's
+  submission id as the page's form does) divided by the median of
   a bare authenticated POST view that inserts one row (``tests/bench/urls.py``), both by
   the same signed-in director with CSRF checks on. Budget ≤ 4. The same for the table
   link (``/table/<token>/hands/``), for information;
@@ -213,7 +214,16 @@ def ratio(a: float, b: float) -> float:
 
 
 def post_fields(number: int, hand: Any, token: str) -> dict[str, Any]:
-    fields: dict[str, Any] = {"number": number, "kind": hand.kind, "csrfmiddlewaretoken": token}
+    """A hand's POST as its form sends it: with a fresh submission id (issue 29, and the
+    table link's since issue 32), so its cost is in the measure."""
+    from tournaments.submissions import FIELD, new_id
+
+    fields: dict[str, Any] = {
+        "number": number,
+        "kind": hand.kind,
+        "csrfmiddlewaretoken": token,
+        FIELD: new_id(),
+    }
     for name in ("by", "deadwood", "defender_deadwood", "knock_card"):
         value = getattr(hand, name)
         if value not in (None, ""):

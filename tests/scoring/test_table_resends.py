@@ -231,3 +231,19 @@ def test_a_resent_confirmation_answers_as_the_first_though_the_link_has_closed()
     assert client.post(confirm, {**form, FIELD: new_id()}).status_code == 410
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE
+
+
+def test_a_phone_enters_hand_after_hand_from_the_forms_its_answers_bring():
+    """Each answer's form shows the score just saved: the next hand goes through."""
+    match = ready_match()
+    client = phone()
+    form = open_form(client, match)
+    for number in (1, 2, 3):
+        answer = client.post(
+            table(match, "hand-create"), {**form, **post_data(number, knock("A", 2, 20))}, **HTMX
+        )
+        assert answer["Submission-Outcome"] == "saved", text(answer)
+        form = hidden_fields(answer.content.decode(), table(match, "hand-create"))
+        assert form["seen"] == str(Match.objects.get(pk=match.pk).version)
+    assert len(stored(match)) == 3
+    assert len({h.submission for h in Hand.objects.filter(match=match)}) == 3
