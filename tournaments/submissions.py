@@ -109,14 +109,17 @@ class SubmissionMiddleware:
 def once(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
     """``view``'s answer to the submission ``key``, the first time it is sent; the recorded
     answer every later time."""
-    for _attempt in range(3):
-        done = Submission.objects.filter(key=key).first()
-        if done is not None:
-            return replay(request, done)
+    for attempt in range(3):
+        # A new id is tried at once (one query less on every first POST); a resend, or a
+        # twin that committed meanwhile, then finds its row.
+        if attempt:
+            done = Submission.objects.filter(key=key).first()
+            if done is not None:
+                return replay(request, done)
         try:
             return _first(request, key, view)
         except _Twin:
-            continue  # the twin committed meanwhile: its row is there now
+            continue
     return replay(request, Submission.objects.get(key=key))
 
 
@@ -136,7 +139,9 @@ def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> 
     try:
         with transaction.atomic():
             try:
-                with transaction.atomic():
+                # No savepoint: a clash is the transaction's first statement, and _Twin
+                # leaves it, rolled back, at once.
+                with transaction.atomic(savepoint=False):
                     record = Submission.objects.create(
                         key=key, user=_user(request), path=request.path[:500]
                     )
