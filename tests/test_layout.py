@@ -117,6 +117,7 @@ def shape(text: str) -> str:
     which app imports which."""
     text = re.sub(r"\| [\d,]+ \| [\d,]+ \| [\d.]+% \|", "| n | n | n |", text)
     text = re.sub(r"<br/>[\d,]+ lines", "", text)
+    text = re.sub(r"-->\|\d+\|", "-->|n|", text)
     return re.sub(r"\(\d+\)", "(n)", text)
 
 
@@ -127,8 +128,14 @@ def test_the_map_is_what_make_map_draws_now(project):
 
 
 def test_the_maps_shape_leaves_out_only_the_counts():
-    drawn = "| 1 | `tournaments/` | `engine` | 58 | 8,463 | 28.2% |\n→ `engine` (8)"
-    assert shape(drawn) == "| 1 | `tournaments/` | `engine` | n | n | n |\n→ `engine` (n)"
+    drawn = (
+        "| 1 | `tournaments/` | `engine` | 58 | 8,463 | 28.2% |\n→ `engine` (8)\n"
+        "    tournaments -->|8| engine"
+    )
+    assert shape(drawn) == (
+        "| 1 | `tournaments/` | `engine` | n | n | n |\n→ `engine` (n)\n"
+        "    tournaments -->|n| engine"
+    )
     assert shape(drawn) != shape(drawn.replace("`engine`", "`pairing`"))
 
 

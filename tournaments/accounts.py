@@ -179,9 +179,14 @@ def make_director(*, username: str, user: Any = None, via: str = "") -> Any:
 
 def directors() -> list[Any]:
     """Every active account that may create tournaments, by username."""
+    return accounts_holding(_director_permission())
+
+
+def accounts_holding(permission: Any) -> list[Any]:
+    """Every active account that holds ``permission`` (a superuser holds them all; an
+    account through its own permissions or a group's), by username."""
     from django.db.models import Q
 
-    permission = _director_permission()
     User = get_user_model()
     return list(
         User.objects.filter(

@@ -35,8 +35,12 @@ def browser():
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is not installed: run `make test` (it installs it).")
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # A page's answer waits as long as an action does (15 s, the contexts' default below):
+    # the assertions' own 5 s failed a confirmation on a shared machine under load
+    # (2 cores, a second suite running), though the page answered.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True

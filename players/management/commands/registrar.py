@@ -15,9 +15,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import Q
 
 from players.registry import REGISTRAR_CODENAME, set_registrar
+from tournaments.accounts import accounts_holding
 
 
 class Command(BaseCommand):
@@ -37,16 +37,7 @@ class Command(BaseCommand):
             permission = Permission.objects.get(
                 content_type__app_label="tournaments", codename=REGISTRAR_CODENAME
             )
-            for account in (
-                User.objects.filter(
-                    Q(is_superuser=True)
-                    | Q(user_permissions=permission)
-                    | Q(groups__permissions=permission),
-                    is_active=True,
-                )
-                .distinct()
-                .order_by(User.USERNAME_FIELD)
-            ):
+            for account in accounts_holding(permission):
                 self.stdout.write(account.get_username())
             return
         username = options["username"]
