@@ -56,6 +56,13 @@ class Hand(models.Model):
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="hand_number_unique"),
+            # A submission id names one hand (a resend finds it; another link's replay of
+            # it is refused).
+            models.UniqueConstraint(
+                fields=["submission"],
+                condition=~models.Q(submission=""),
+                name="hand_submission_unique",
+            ),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_positive"),
             models.CheckConstraint(
                 condition=models.Q(kind__in=[k.value for k in HandKind]), name="hand_kind_valid"

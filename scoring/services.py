@@ -51,6 +51,15 @@ class HandTaken(HandConflict):
         self.number = number
 
 
+class HandResent(HandConflict):
+    """The hand number holds the hand this very form stored (its submission id): a resend
+    whose first answer was lost. Nothing is written; the view answers as for a save."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(_("Hand %(number)d saved.") % {"number": number})
+        self.number = number
+
+
 class TournamentLockNeeded(Exception):
     """Raised by :func:`record_hand` with ``locked=True``, before any write, when the hand
     would lock the rules (the tournament's first hand) but the caller locked only the
@@ -202,6 +211,10 @@ def _record_locked(
     """:func:`record_hand` once the match row is locked and read in this transaction."""
     inputs = match_inputs(match)
     if number <= len(inputs):
+        # Only here, on a clash, is the id looked up: a first save pays nothing for it.
+        resent = source[1] and match.hands.filter(number=number, submission=source[1]).exists()
+        if resent:
+            raise HandResent(number)
         raise HandTaken(
             _("Hand %(number)d is already entered.") % {"number": number}, number=number
         )

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -46,7 +47,13 @@ KEY = re.compile(r"^[0-9a-f]{32}$")
 NOT_REPLAYED = {"content-length", "set-cookie", "date"}
 KEPT = datetime.timedelta(days=1)
 """How long an answer is kept for a resend: a day, as long as a one-time set-password
-link (which a recorded answer may show) lasts; every new submission forgets older ones."""
+link (which a recorded answer may show) lasts; a new submission after that forgets them
+(within :data:`SWEEP_EVERY`)."""
+SWEEP_EVERY = 60.0
+"""Seconds between two sweeps of old answers by one process: a sweep is a DELETE, which
+every hand entered from a phone would otherwise pay for."""
+next_sweep = 0.0
+"""When (``time.monotonic()``) this process sweeps next; 0 sweeps at the next submission."""
 
 
 def new_id() -> str:
@@ -64,6 +71,15 @@ def by_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Mark a view that a table link (its URL's ``token``) lets a visitor without an account
     write through: its POSTs' submission ids are kept as a signed-in user's are."""
     view.submission_by_link = True  # type: ignore[attr-defined]
+    return view
+
+
+def keeps_own_submissions(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark a POST view that keeps its submission ids on the rows it writes and answers a
+    resend itself (hand entry: a hand keeps the id of the form that stored it, so a resend
+    finds it under the match's lock). The middleware records nothing for it: an insert and
+    an update less on every hand."""
+    view.submission_kept = True  # type: ignore[attr-defined]
     return view
 
 
@@ -98,7 +114,7 @@ class SubmissionMiddleware:
             kwargs.get("token") and getattr(view, "submission_by_link", False)
         ):
             return None
-        if getattr(view, "submission_exempt", False):
+        if getattr(view, "submission_exempt", False) or getattr(view, "submission_kept", False):
             return None
         key = submission_id(request)
         if key is None:
@@ -133,9 +149,19 @@ def forget_old() -> int:
     return deleted
 
 
+def sweep_if_due() -> None:
+    """:func:`forget_old`, at most once every :data:`SWEEP_EVERY` seconds in this process."""
+    global next_sweep
+    now = time.monotonic()
+    if now < next_sweep:
+        return
+    next_sweep = now + SWEEP_EVERY
+    forget_old()
+
+
 def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
     shown = len(_messages(request))
-    forget_old()
+    sweep_if_due()
     try:
         with transaction.atomic():
             try:
@@ -179,17 +205,22 @@ def replay(request: HttpRequest, done: Submission) -> HttpResponse:
     """The answer recorded for ``done``, with the messages its redirect carried."""
     if done.user_id != request.user.pk or done.path != request.path[:500]:
         # Another user's, another page's, or another table link's: nothing is replayed.
-        return HttpResponse(
-            _("This form was already sent from another page: reload the page and try again."),
-            status=400,
-            content_type="text/plain; charset=utf-8",
-        )
+        return sent_elsewhere()
     response = HttpResponse(bytes(done.body), status=done.status)
     for name, value in done.headers.items():
         response[name] = value
     for level, text, tags in done.messages:
         messages.add_message(request, level, text, extra_tags=tags)
     return response
+
+
+def sent_elsewhere() -> HttpResponse:
+    """The answer to a submission id already used by another user, page or table link."""
+    return HttpResponse(
+        _("This form was already sent from another page: reload the page and try again."),
+        status=400,
+        content_type="text/plain; charset=utf-8",
+    )
 
 
 def _messages(request: HttpRequest) -> list[list[Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -23,7 +24,12 @@ from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.submissions import submission_exempt, submission_id
+from tournaments.submissions import (
+    keeps_own_submissions,
+    sent_elsewhere,
+    submission_exempt,
+    submission_id,
+)
 
 from .. import devices, loading, services
 from ..access import MatchAccess, require_entry
@@ -105,18 +111,24 @@ def match_entry(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     return _page(request, sheet_context(access), "match-entry")
 
 
+@keeps_own_submissions
 @require_POST
 @match_view(write=True)
 def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """Save the next hand. The service checks its number and its rules in one transaction,
     so the engine runs once; a preview request ("Show points" without JavaScript) only
-    scores it."""
+    scores it.
+
+    The hand keeps its form's submission id: a resend (a double tap, a phone whose answer
+    was lost) finds its own hand at that number and answers as the save did, with the
+    score as it is now; nothing is written twice."""
     require_entry(access)
     match = access.match
     previewing = "preview" in request.POST
     hands = loading.load_hands(match) if previewing else None
     form = HandForm(request.POST, match=match, hands=hands)
     recorded: MatchSheet | None = None
+    resent = False
     if form.is_valid() and not previewing:
         try:
             recorded = services.record_hand(
@@ -132,6 +144,11 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 device=devices.device_of(request) if access.token else "",
                 submission=submission_id(request) or "",
             )
+        except services.HandResent:
+            resent = True
+        except IntegrityError:
+            # The id is another match's hand's (a replay from another link): nothing kept.
+            return sent_elsewhere()
         except services.HandTaken as taken:
             if access.token is not None:
                 return _refused(request, access, "taken", _taken_message(request, access, taken))
@@ -144,7 +161,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             form.add_error(field, sentence(problem))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
-    if recorded is not None:
+    if recorded is not None or resent:
         if not request.htmx:
             messages.success(
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
