@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from django.test import Client
 from django.urls import NoReverseMatch, resolve, reverse
 
+from tests.scoring.helpers import hidden_fields
 from tournaments.models import Entry, Match, Stage, Tournament
 
 VERSION = re.compile(r'name="version" value="([^"]*)"')
@@ -115,6 +116,16 @@ class Hands:
         return data
 
 
+def blank(value: Any) -> Any:
+    return None if value == "" else value
+
+
+def strip(form: dict[str, Any]) -> dict[str, Any]:
+    """A hand's values as a form sent them (what the Hand row keeps), with blanks as None."""
+    kept = ("number", "kind", "by", "deadwood", "defender_deadwood")
+    return {key: (None if form.get(key) in (None, "") else form[key]) for key in kept}
+
+
 @dataclass
 class Event:
     """One tournament being run: the director's client, a phone, and a visitor."""
@@ -128,6 +139,15 @@ class Event:
     """What happened, in order (shown when an invariant fails)."""
     last_page: str = ""
     """The phone's last answer (the box to confirm the result, once decided)."""
+    wifi: random.Random | None = None
+    """A venue's Wi-Fi that loses answers (issue 32): with it, some hands' answers are lost
+    and the phone sends the same form again, and some hands are entered first from a
+    second phone at the table, with other values. None: every answer arrives."""
+    second_phone: Client = field(default_factory=Client)
+    meant: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """The hands each match should hold, in order, as the phones had them stored."""
+    resends: int = 0
+    clashes: int = 0
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -342,6 +362,10 @@ class Event:
                 data = hands.deal(rules, n)
             else:
                 data = {"number": n, **(given[entered] if given else hands.hand(rules))}
+            if self.wifi is not None and not rules.is_team:
+                page = self.unreliable(match, link, target, page, data, hands, clash=given is None)
+                entered += 1
+                continue
             # As the phone's browser sends it (htmx): the answer is the entry region, with
             # the next hand's form (its number) or the box to confirm the result.
             response = self.phone.post(target, data, HTTP_HX_REQUEST="true")
@@ -357,6 +381,63 @@ class Event:
             entered += 1
             assert entered < 400, f"{match.key}: no end after 400 hands"
         return link
+
+    def unreliable(
+        self,
+        match: Match,
+        link: str,
+        target: str,
+        page: str,
+        data: dict[str, Any],
+        hands: Hands,
+        *,
+        clash: bool,
+    ) -> str:
+        """One hand over a Wi-Fi that loses answers: the phone sends its form (its
+        submission id and the score it shows) as the outbox does; the answer may be lost
+        (the same form again must say "saved", never "already entered"), or the second
+        phone may have entered other values for the number first (this one is told what
+        was stored, and offered the next hand). Returns the phone's page after it."""
+        assert self.wifi is not None
+        form = {**hidden_fields(page, target), **data}
+        meant = self.meant.setdefault(match.pk, [])
+        roll = self.wifi.random()
+        if clash and roll < 0.08:  # the other phone at the table is quicker, with other values
+            theirs_page = self.second_phone.get(link).content.decode()
+            theirs = {**hidden_fields(theirs_page, target), "number": data["number"]}
+            theirs.update(hands.hand(match.ruleset))
+            answer = self.second_phone.post(target, theirs, HTTP_HX_REQUEST="true")
+            assert answer["Submission-Outcome"] == "saved", text_of(answer.content.decode())
+            meant.append(strip(theirs))
+            response = self.phone.post(target, form, HTTP_HX_REQUEST="true")
+            said = text_of(response.content.decode())
+            assert response["Submission-Outcome"] == "taken", said[:800]
+            assert f"Hand {data['number']} was already entered from" in said, said[:800]
+            assert "Yours was not saved" in said, said[:800]
+            self.clashes += 1
+            return response.content.decode()
+        response = self.phone.post(target, form, HTTP_HX_REQUEST="true")
+        if roll < 0.25:  # the answer never reached the phone: the outbox sends it again
+            response = self.phone.post(target, form, HTTP_HX_REQUEST="true")
+            self.resends += 1
+        said = text_of(response.content.decode())
+        assert response["Submission-Outcome"] == "saved", (match.key, said[:800])
+        assert f"Hand {data['number']} saved." in said and "already entered" not in said
+        meant.append(strip(form))
+        return response.content.decode()
+
+    def stored_as_meant(self) -> list[str]:
+        """Matches whose stored hands are not exactly the ones the phones had stored."""
+        from scoring.models import Hand
+
+        wrong = []
+        for pk, meant in self.meant.items():
+            rows = Hand.objects.filter(match_id=pk).order_by("number")
+            stored = [{k: blank(getattr(h, k)) for k in meant[0] if k != "number"} for h in rows]
+            expected = [{k: blank(v) for k, v in m.items() if k != "number"} for m in meant]
+            if [h.number for h in rows] != list(range(1, len(rows) + 1)) or stored != expected:
+                wrong.append(f"match {pk}: stored {stored}, the phones stored {expected}")
+        return wrong
 
     def confirm_at_table(self, link: str) -> None:
         page = self.phone.get(link).content.decode()

@@ -75,7 +75,9 @@ def pay_everyone(event: Event, entries: list[Entry], rng: random.Random) -> None
         event.pay(entry, rng.choice(["cash", "cash", "card", "free"]))
 
 
-def swiss_then_cut(client: Any, tmp_path: Any, *, players: int, seed: int) -> None:
+def swiss_then_cut(
+    client: Any, tmp_path: Any, *, players: int, seed: int, lossy_wifi: bool = False
+) -> None:
     """A Swiss qualifying into a knockout: a drop after round 1 and a late entry for round
     2, a no-show's walkover in round 2, and in the last round the clock: one match decided
     on time and one left level, ruled by the director. Money in the 12-player event; at 33
@@ -83,6 +85,8 @@ def swiss_then_cut(client: Any, tmp_path: Any, *, players: int, seed: int) -> No
     rng = random.Random(f"swiss-{players}-{seed}")
     hands = Hands(rng)
     event = Event(client, rng)
+    if lossy_wifi:  # issue 32: answers lost, hands entered first from a second phone
+        event.wifi = random.Random(f"wifi-{players}-{seed}")
     event.create(f"Swiss {players} seed {seed}", tables=players)
     field_names = names(rng, players + 1)
     entries = [event.register(name) for name in field_names[:players]]
@@ -140,6 +144,11 @@ def swiss_then_cut(client: Any, tmp_path: Any, *, players: int, seed: int) -> No
     rounds.after("the cut")
     play_waves(event, hands, rounds, "Knockout")
     rounds.done()
+    if lossy_wifi:
+        wrong = event.stored_as_meant()
+        assert not wrong, "\n".join(wrong)
+        assert event.resends and event.clashes, (event.resends, event.clashes)
+        print(f"\nlossy Wi-Fi: {event.resends} answers lost and resent, {event.clashes} clashes")
 
 
 def pools_then_cut(client: Any, tmp_path: Any, *, seed: int) -> None:

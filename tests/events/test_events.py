@@ -30,6 +30,13 @@ def test_swiss_of_33_then_cut(director_client, tmp_path, seed):
 
 
 @with_seeds(1)
+def test_swiss_then_cut_on_a_lossy_wifi(director_client, tmp_path, seed):
+    """Issue 32: answers lost and resent, hands entered first from the other phone at the
+    table; every hand is stored once, as the phones had it, and every invariant holds."""
+    scenarios.swiss_then_cut(director_client, tmp_path, players=12, seed=seed, lossy_wifi=True)
+
+
+@with_seeds(1)
 def test_pools_then_cut(director_client, tmp_path, seed):
     scenarios.pools_then_cut(director_client, tmp_path, seed=seed)
 
