@@ -43,7 +43,14 @@ from tournaments.public_version import changed as public_changed
 
 from .loading import HandData, first_dealer, hand_inputs, load_hands
 from .models import Hand
-from .services import HandConflict, check_open, entered_by, locked_match, store_summary
+from .services import (
+    HandConflict,
+    HandTaken,
+    check_open,
+    entered_by,
+    locked_match,
+    store_summary,
+)
 from .versions import HandChanged, ResultConfirmed, hand_version
 
 
@@ -98,10 +105,12 @@ def record_deal(
     user: Any = None,
     via: str = "",
     dealer: str | None = None,
+    device: str = "",
 ) -> MatchSheet:
     """Enter deal ``number`` of a team match: its boards in board order. A deal already
-    entered is refused, never doubled. ``dealer`` (A or B) records which team dealt the
-    first deal if the match does not know yet."""
+    entered is refused, never doubled (:class:`HandTaken`, numbered by the deal).
+    ``dealer`` (A or B) records which team dealt the first deal if the match does not know
+    yet; ``device`` is the table-link phone's label, kept on each board's hand."""
     boards = [board.cleaned() for board in boards]
     with transaction.atomic():
         match = _locked(match)
@@ -109,7 +118,9 @@ def record_deal(
         hands = load_hands(match)
         entered = len(hands) // size
         if number <= entered:
-            raise HandConflict(_("Deal %(number)d is already entered.") % {"number": number})
+            raise HandTaken(
+                _("Deal %(number)d is already entered.") % {"number": number}, number=number
+            )
         if number != entered + 1:
             raise HandConflict(
                 _("Deal %(number)d cannot be entered yet: the next deal is %(next)d.")
@@ -130,6 +141,7 @@ def record_deal(
                 number=len(hands) + index,
                 entered_by=entered_by(user),
                 entered_via=via,
+                device=device,
                 **asdict(board),
             )
             for index, board in enumerate(boards, start=1)

@@ -38,6 +38,18 @@ def remember(request: HttpRequest, response: HttpResponse) -> None:
     )
 
 
+def entered_from(request: HttpRequest, device: str, by_account: bool, table: object) -> str:
+    """Where a stored hand came from, as the phone that was refused is told: "this phone",
+    "phone K7QF at table 7", a scorer's or the director's screen, or another phone."""
+    if device and device == device_of(request):
+        return _("this phone")
+    if device:
+        return label(device, table)
+    if by_account:
+        return _("a scorer's or the director's screen")
+    return _("another phone")
+
+
 def label(code: str, table: object) -> str:
     """How a phone is named to the players: "phone K7QF at table 7"."""
     return _("phone %(code)s at table %(table)s") % {"code": code, "table": table or "?"}

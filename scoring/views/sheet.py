@@ -201,14 +201,9 @@ def _taken_message(request: HttpRequest, access: MatchAccess, taken: services.Ha
     hands = loading.load_hands(match)
     stored = next(hand for hand in hands if hand.number == taken.number)
     scored = loading.sheet_for(match, hands).hands[taken.number - 1]
-    if stored.device and stored.device == devices.device_of(request):
-        where = _("this phone")
-    elif stored.device:
-        where = devices.label(stored.device, match.table)
-    elif stored.entered_by_id is not None:
-        where = _("a scorer's or the director's screen")
-    else:
-        where = _("another phone")
+    where = devices.entered_from(
+        request, stored.device, stored.entered_by_id is not None, match.table
+    )
     return _(
         "Hand %(number)d was already entered from %(where)s: %(hand)s. Yours was not saved."
     ) % {

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
 from tournaments.models import Match, TeamMember
 
-from .. import deals, loading, services
+from .. import deals, devices, loading, services
 from ..access import MatchAccess, require_entry
 from ..deal_forms import DealForm, initial_for
 from ..forms import labelled_problem
@@ -185,9 +185,15 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 user=access.actor,
                 via=access.via,
                 dealer=form.cleaned_data.get("first_dealer") or None,
+                device=devices.device_of(request) if access.token else "",
             )
         except ScoringError as error:
             _board_error(form, error)
+        except services.HandTaken as taken:
+            # Entered meanwhile from another phone (or a double tap): say from where, and
+            # show the sheet as it is now, with the next deal's form.
+            messages.error(request, _taken_message(request, access, taken.number, size))
+            return HttpResponseRedirect(access.url("match-sheet"))
         except services.HandConflict as error:
             # Entered meanwhile from another phone (or a double tap): show the sheet as
             # it is now, with the next deal's form.
@@ -204,6 +210,18 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     if context["form"] is None:
         context["entry_errors"] = form.non_field_errors()
     return TemplateResponse(request, TEMPLATE, context, status=400)
+
+
+def _taken_message(request: HttpRequest, access: MatchAccess, number: int, size: int) -> str:
+    """What deal ``number`` already holds came from where; the sheet below shows it."""
+    first = loading.load_hands(access.match)[(number - 1) * size]
+    where = devices.entered_from(
+        request, first.device, first.entered_by_id is not None, access.match.table
+    )
+    return _(
+        "Deal %(number)d was already entered from %(where)s. Yours was not saved: the sheet "
+        "below shows the deal as it was stored."
+    ) % {"number": number, "where": where}
 
 
 def _board_error(form: DealForm, error: ScoringError) -> None:

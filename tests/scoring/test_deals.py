@@ -205,7 +205,9 @@ def test_entering_a_deal_through_the_page_without_javascript(client):
         deal_post(1, [knock("A", 2, 18), knock("A", 3, 15)]),
         follow=True,
     )
-    assert "Deal 1 is already entered." in again.content.decode()
+    assert "Deal 1 was already entered from a scorer's or the director's screen." in (
+        again.content.decode().replace("&#x27;", "'")
+    )
     assert "Enter deal 2" in again.content.decode()
     assert match.hands.count() == 2
     # A board missing its count: nothing saved, the form says which field.
@@ -279,3 +281,28 @@ def test_the_team_sheet_reads_a_fixed_number_of_queries(client, django_assert_nu
     # 5, and the header's director links read the account's permissions (2, once a request)
     with django_assert_num_queries(7):
         client.get(director)
+
+
+def test_a_second_phone_is_told_which_phone_entered_the_deal_first():
+    """Issue 32 for team nights: two phones at the table send deal 1 with other values; the
+    second is told it was entered from the first phone, and nothing of its own is kept."""
+    from django.test import Client
+
+    from scoring import devices
+
+    match = first_match(team_bracket())
+    base = reverse("scoring:table-match-sheet", kwargs={"token": match.token})
+    first, second = Client(), Client()
+    for phone in (first, second):
+        assert phone.get(base).status_code == 200
+    label = first.cookies[devices.COOKIE].value
+    assert first.post(base + "deals/", deal_post(1, [knock("A", 2, 18), knock("A", 3, 15)]))
+    refused = second.post(base + "deals/", deal_post(1, [gin(), gin()]), follow=True)
+    page = refused.content.decode()
+    table = match.table or "?"
+    assert f"Deal 1 was already entered from phone {label} at table {table}." in page
+    assert "Yours was not saved" in page and "Enter deal 2" in page
+    assert list(match.hands.values_list("kind", "device")) == [("knock", label)] * 2
+    # The first phone itself, sending another deal 1, is told it was this phone.
+    again = first.post(base + "deals/", deal_post(1, [gin(), gin()]), follow=True)
+    assert "Deal 1 was already entered from this phone." in again.content.decode()
