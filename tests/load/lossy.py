@@ -182,6 +182,9 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
     try:
         with proxy:
             stats, tables, seconds = drive(proxy.base, plans, args)
+            # Late requests (held past their phone's patience) reach the server before the
+            # check, as they would on the venue's Wi-Fi.
+            still_open = proxy.drain(args.max_delay + 10)
     finally:
         stop(process)
     results = [table.result for table in tables]
@@ -204,6 +207,7 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
         "seconds": round(seconds, 1),
         "requests": stats.requests,
         "connections": sum(fates.values()) - fates["server unreachable"],
+        "connections_open_at_end": still_open,
         "dropped_before": fates[BEFORE],
         "dropped_after": fates[AFTER],
         "delayed": fates[DELAYED],
@@ -244,6 +248,8 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
         and checked["scores_wrong"] == 0
         and verdict["exit"] == 0
         and result["tables_confirmed"] == len(plans)
+        and still_open == 0
+        and fates["server unreachable"] == 0
         and fates[BEFORE] > 0
         and fates[AFTER] > 0
         and result["hand_resends"] > 0
@@ -306,7 +312,8 @@ def print_result(result: dict[str, Any]) -> None:
         f"{result['scores_checked']} · confirmed {result['tables_confirmed']}/{result['tables']}\n"
         f"  connections {result['connections']}: dropped before {result['dropped_before']} · "
         f"dropped after {result['dropped_after']} · delayed {result['delayed']} "
-        f"(p50 {result['delay_p50_s']} s, max {result['delay_max_s']} s)\n"
+        f"(p50 {result['delay_p50_s']} s, max {result['delay_max_s']} s) · still open at "
+        f"the end {result['connections_open_at_end']}\n"
         f"  hand posts {result['hand_posts']} · hand resends {result['hand_resends']} · all "
         f"resends {result['resends']} · first tap to saved p50 {taps['p50_s']} s, p95 "
         f"{taps['p95_s']} s, max {taps['max_s']} s · {result['seconds']} s\n"

@@ -25,6 +25,7 @@ import random
 import socket
 import struct
 import threading
+import time
 from dataclasses import dataclass, field
 
 from .client import is_loopback
@@ -68,11 +69,17 @@ class LossyProxy:
         self.fates = Fates()
         self.lock = threading.Lock()
         self.accepted = 0
+        self.settled = 0
+        """Connections whose relay has ended, whatever their fate."""
         self.port = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        # The loop keeps only weak references to tasks, and a stream's protocol only a weak
+        # one to its reader: a connection waiting on the server would be garbage-collected
+        # mid-answer once the phone stopped sending. Its tasks are held here until done.
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def base(self) -> str:
@@ -101,6 +108,17 @@ class LossyProxy:
             if kind == DELAYED:
                 self.fates.delays.append(delay)
             return kind, delay
+
+    def drain(self, timeout: float) -> int:
+        """Wait up to ``timeout`` seconds for every connection to end (a request held past
+        its phone's patience still reaches the server); how many are still open."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                open_now = self.accepted - self.settled
+            if not open_now or time.monotonic() > deadline:
+                return open_now
+            time.sleep(0.05)
 
     def counts(self) -> dict[str, int]:
         with self.lock:
@@ -155,7 +173,19 @@ class LossyProxy:
     # -- one connection ------------------------------------------------------------------------
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        kind, delay = self.fate()
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        try:
+            await self._relay(reader, writer, *self.fate())
+        finally:
+            with self.lock:
+                self.settled += 1
+
+    async def _relay(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, kind: str, delay: float
+    ) -> None:
         try:
             if kind == BEFORE:
                 await reader.read(CHUNK)  # the request leaves the phone, and is lost
@@ -173,6 +203,8 @@ class LossyProxy:
                 return
             try:
                 pump = asyncio.ensure_future(_pump(reader, up_writer))
+                self._tasks.add(pump)
+                pump.add_done_callback(self._tasks.discard)
                 answer = await _read_all(up_reader)  # the server closes after its answer
                 pump.cancel()
             finally:

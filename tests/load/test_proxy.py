@@ -3,6 +3,7 @@ server (a small HTTP server on loopback counts what reaches it)."""
 
 from __future__ import annotations
 
+import gc
 import http.server
 import threading
 import time
@@ -19,6 +20,8 @@ class Counting(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
+        if self.path == "/slow":
+            time.sleep(1.0)
         Counting.seen.append(self.path)
         body = b"stored"
         self.send_response(200)
@@ -72,6 +75,19 @@ def test_a_request_held_past_the_phones_patience_still_reaches_the_server(server
         while not Counting.seen and time.monotonic() < deadline:
             time.sleep(0.05)
     assert Counting.seen == ["/late"]
+
+
+def test_a_connection_whose_phone_gave_up_is_relayed_to_its_end(server):
+    """While the server takes its time, the phone closes its end: the proxy still reads
+    the server's whole answer (its waiting is not garbage-collected mid-answer)."""
+    with LossyProxy(server, cycle=".", max_delay=0.0) as proxy:
+        with pytest.raises((urllib.error.URLError, TimeoutError)):
+            post(proxy.base, "/slow", timeout=0.3)
+        for _ in range(5):
+            gc.collect()
+            time.sleep(0.05)
+        assert proxy.drain(timeout=5) == 0
+    assert Counting.seen == ["/slow"]
 
 
 def test_the_proxy_relays_to_loopback_only():
