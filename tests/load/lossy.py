@@ -2,9 +2,10 @@
 loopback proxy that loses and delays connections, as venue Wi-Fi does, and every hand
 still ends stored exactly once with the values sent.
 
-Run ``python -m tests.load.lossy`` (``--help`` for the knobs). For each server asked
-(``--server``: the venue server by default, gunicorn too with ``both``), on SQLite, in a
-child process of its own:
+Run ``python -m tests.load.lossy`` (``--help`` for the knobs). For each run asked, SQLite
+through the venue server by default (``--server both``: through gunicorn too;
+``--backend both``: also PostgreSQL 15 through gunicorn, a throwaway cluster started here
+and stopped afterwards), in a child process of its own:
 
 1. migrate a scratch database and set up ``--tables`` ready first-round matches
    (:func:`tests.load.run.setup_tournament`);
@@ -50,10 +51,19 @@ from typing import Any
 from .client import Plan, Stats
 from .outbox import LossyTable
 from .proxy import AFTER, BEFORE, DELAYED, LossyProxy
-from .servers import ROOT, start_gunicorn, start_venue, stop
+from .servers import (
+    ROOT,
+    another_database,
+    postgres,
+    postgres_available,
+    start_gunicorn,
+    start_venue,
+    stop,
+)
 
 REPORT = ROOT / ".bench" / "lossy.json"
 SERVERS = ("venue", "gunicorn")
+RUNS = (("sqlite", "venue"), ("sqlite", "gunicorn"), ("postgresql", "gunicorn"))
 SERVER_TROUBLE = ("Traceback", "Internal Server Error", "[CRITICAL]", "database is locked")
 
 
@@ -153,9 +163,10 @@ def _data(values: dict[str, Any]) -> Any:
 
 def start_server(server: str, args: argparse.Namespace) -> tuple[Any, str, Path]:
     scratch = Path(args.scratch)
-    log = scratch / f"lossy-{server}.log"
+    log = scratch / f"lossy-{args.phase}-{server}.log"
     if server == "venue":
-        process, base = start_venue({**os.environ}, data=scratch / "lossy-venue-data", log=log)
+        data = scratch / f"lossy-venue-data-{args.phase}"
+        process, base = start_venue({**os.environ}, data=data, log=log)
     else:
         process, base = start_gunicorn(
             {**os.environ}, workers=args.workers, threads=args.threads, log=log
@@ -164,6 +175,8 @@ def start_server(server: str, args: argparse.Namespace) -> tuple[Any, str, Path]
 
 
 def phase(args: argparse.Namespace) -> dict[str, Any]:
+    from django.db import connection
+
     from .faults import verify_tournament
     from .run import latency, percentile, setup_tournament, verify
 
@@ -200,7 +213,8 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
     taps = [s for table in tables for s in table.tap_to_saved]
     counters = dict(sorted(stats.counters.items()))
     result: dict[str, Any] = {
-        "backend": "sqlite",
+        "backend": args.phase,
+        "database": connection.vendor,
         "server": args.server,
         "tables": len(plans),
         "seed": args.seed,
@@ -266,9 +280,11 @@ def run_phase(args: argparse.Namespace) -> int:
 # -- the whole run (parent: a child per server) -----------------------------------------------
 
 
-def child(server: str, env: dict[str, str], args: argparse.Namespace, scratch: str) -> dict:
-    out = Path(scratch) / f"lossy-{server}.json"
-    argv = [sys.executable, "-m", "tests.load.lossy", "--phase", "sqlite", "--server", server]
+def child(
+    backend: str, server: str, env: dict[str, str], args: argparse.Namespace, scratch: str
+) -> dict:
+    out = Path(scratch) / f"lossy-{backend}-{server}.json"
+    argv = [sys.executable, "-m", "tests.load.lossy", "--phase", backend, "--server", server]
     argv += ["--out", str(out), "--scratch", scratch, "--seed", str(args.seed)]
     for name in (
         "tables",
@@ -286,7 +302,7 @@ def child(server: str, env: dict[str, str], args: argparse.Namespace, scratch: s
         argv += ["--game-target", str(args.game_target)]
     if args.cycle:
         argv += ["--cycle", args.cycle]
-    failed = {"server": server, "pass": False}
+    failed = {"backend": backend, "server": server, "pass": False}
     limit = args.deadline + 300  # setup, migrations, the checks
     try:
         done = subprocess.run(argv, cwd=ROOT, env=env, timeout=limit, check=False)
@@ -298,8 +314,37 @@ def child(server: str, env: dict[str, str], args: argparse.Namespace, scratch: s
     return result
 
 
+def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
+    """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
+    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
+    env["PYTHONPATH"] = str(ROOT)
+    results = []
+    for backend, server in runs:
+        if backend == "sqlite":
+            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-sqlite-{server}")
+            env["SQLITE_PATH"] = str(Path(scratch) / f"lossy-{server}.sqlite3")
+            results.append(child(backend, server, env, args, scratch))
+    wanted = [server for backend, server in runs if backend == "postgresql"]
+    if not wanted:
+        return results
+    problem = postgres_available()
+    if problem:
+        return results + [
+            {"backend": "postgresql", "server": s, "pass": False, "failed": f"not run: {problem}"}
+            for s in wanted
+        ]
+    env.pop("SQLITE_PATH", None)
+    with postgres(max_connections=100) as url:
+        for server in wanted:
+            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-postgresql-{server}")
+            env["DATABASE_URL"] = another_database(url, f"ginclub_lossy_{server}")
+            results.append(child("postgresql", server, env, args, scratch))
+    return results
+
+
 def print_result(result: dict[str, Any]) -> None:
-    name = f"sqlite · {result['server']}"
+    name = f"{result['backend']} · {result['server']}"
     if "failed" in result:
         print(f"\n{name}: FAILED: {result['failed']}\n{result.get('traceback', '')}")
         return
@@ -326,6 +371,7 @@ def print_result(result: dict[str, Any]) -> None:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
     parser.add_argument("--server", choices=(*SERVERS, "both"), default="venue")
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--game-target", type=int, default=100, help="shorter games")
@@ -342,7 +388,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--request-timeout", type=float, default=4.0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--report", type=Path, default=REPORT)
-    parser.add_argument("--phase", choices=("sqlite",), help=argparse.SUPPRESS)
+    parser.add_argument("--phase", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--scratch", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -354,7 +400,11 @@ def main(argv: list[str] | None = None) -> int:
         args.seed = random.SystemRandom().randrange(1_000_000)
     if args.phase:
         return run_phase(args)
-    servers = SERVERS if args.server == "both" else (args.server,)
+    runs = [
+        (backend, server)
+        for backend, server in RUNS
+        if args.backend in (backend, "both") and args.server in (server, "both")
+    ]
     report: dict[str, Any] = {
         "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seed": args.seed,
@@ -362,14 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         "phone showing the engine's score, verify_tournament clean",
         "runs": [],
     }
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
-    env["PYTHONPATH"] = str(ROOT)
     with tempfile.TemporaryDirectory(prefix="ginclub-lossy-") as scratch:
-        for server in servers:
-            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-{server}")
-            env["SQLITE_PATH"] = str(Path(scratch) / f"lossy-{server}.sqlite3")
-            result = child(server, env, args, scratch)
+        for result in run_all(runs, args, scratch):
             report["runs"].append(result)
             print_result(result)
     report["pass"] = bool(report["runs"]) and all(run["pass"] for run in report["runs"])
