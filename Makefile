@@ -92,10 +92,13 @@ bench: $(DEV_STAMP)
 
 ## loadtest: 64 simulated tables through the venue server and gunicorn on loopback, on
 ## SQLite and PostgreSQL; then 2,000 followers polling the public page while 64 tables
-## enter hands (the followers phase); then the fault test, run even if a budget broke before
+## enter hands (the followers phase); then the fault test; then the lossy phase (64 tables
+## through a loopback proxy that drops 10% of connections and delays the rest up to 5 s:
+## every hand stored once, every phone showing the server's score; .bench/lossy.json);
+## each runs even if a budget broke before
 loadtest: $(DEV_STAMP)
 	@status=0; $(PY) -m tests.load.run || status=1; $(PY) -m tests.load.faults || status=1; \
-		exit $$status
+		$(PY) -m tests.load.lossy --tables 64 || status=1; exit $$status
 
 ## faults: the server SIGKILLed 4 times while 16 tables enter hands (SQLite through the
 ## venue server and gunicorn, PostgreSQL through gunicorn): 0 acknowledged hands lost or
