@@ -313,3 +313,34 @@ def test_each_state_in_each_language(phone, other_phone, live_server, language, 
     expect(other_phone.locator("#match-head .scoreboard tr.current td").first).to_have_text("22")
     picture(other_phone, "4-refused")
     assert hands(match) == [(1, "knock", "A", 3, 25)]
+
+
+def test_a_hand_entered_elsewhere_refreshes_an_untouched_form_and_keeps_a_started_one(
+    phone, other_phone, live_server
+):
+    match = ready_match()
+    a, b = match.side_name("A"), match.side_name("B")
+    phone.goto(f"/table/{match.token}/")
+    other_phone.goto(f"/table/{match.token}/")
+    fill_hand(other_phone, kind="Gin", by=b, defender=10)  # started, not sent
+    play(match, [knock("A", 2, 30)])  # entered elsewhere: A +28
+
+    for page in (phone, other_phone):  # back from a Wi-Fi drop: the score is checked
+        page.context.set_offline(True)
+        page.context.set_offline(False)
+        expect(page.locator("#match-head .scoreboard tr.current td").first).to_have_text("28")
+    # Untouched: the next hand's form, for the score shown.
+    expect(phone.get_by_role("heading", name="Enter hand 2")).to_be_visible()
+    expect(phone.locator("#outbox")).to_be_hidden()
+    # Started: kept as typed, for the hand it was (the server will say what hand 1 holds).
+    expect(other_phone.locator("#outbox")).to_contain_text(
+        "The score changed: a hand was entered on another phone or screen."
+    )
+    expect(other_phone.get_by_role("heading", name="Enter hand 1")).to_be_visible()
+    expect(other_phone.locator('input[name="defender_deadwood"]')).to_have_value("10")
+    save(other_phone)
+    expect(other_phone.locator("#match-entry .form-error")).to_contain_text(
+        f"Hand 1 was already entered from another phone: {a} knocked: 2 v 30."
+    )
+    expect(other_phone.get_by_role("heading", name="Enter hand 2")).to_be_visible()
+    assert hands(match) == [(1, "knock", "A", 2, 30)]
