@@ -270,17 +270,12 @@
       window.location.assign(redirect);
       return;
     }
-    if (response.redirected) {
-      // A full page's answer: a redirect (to the sheet, with a message). The message was
-      // shown to this request; the page it led to shows it again (carried below).
-      carry(response.url, text);
-      window.location.assign(response.url);
-      return;
-    }
     var region = document.getElementById("match-entry");
-    if (entry.mode !== "swap" || response.status !== 200 || !region) {
-      // A page that is not a redirect (a refusal, a check before a correction): sent
-      // again by the browser, it answers the same (recorded, or refused again unwritten).
+    if (entry.mode !== "swap" || response.redirected || response.status !== 200 || !region) {
+      // A full page's answer: sent again by the browser, it answers the same (the
+      // recorded redirect and its message, or a refusal that wrote nothing), and the
+      // browser shows it. (The message went to the page this request was redirected to,
+      // which nobody saw; the browser's own visit shows it once.)
       show("sending", entry);
       resubmit(entry);
       return;
@@ -309,51 +304,6 @@
     Object.keys(events).forEach(function (name) {
       htmx.trigger(document.body, name, events[name]);
     });
-  }
-
-  // The messages ("Hand 3 corrected.") of the page a redirect led to, kept for that page:
-  // its own request took them, and the browser's visit to it shows no more.
-  var CARRIED = "ginclub-outbox-messages";
-
-  function carry(url, html) {
-    var page = new DOMParser().parseFromString(html, "text/html");
-    var said = Array.from(page.querySelectorAll("ul.messages li"), function (item) {
-      return { text: item.textContent, kind: item.className };
-    });
-    try {
-      window.sessionStorage.setItem(
-        CARRIED,
-        JSON.stringify({ path: new URL(url).pathname, said: said })
-      );
-    } catch (error) {
-      // not shown again: the page itself still is
-    }
-  }
-
-  function carried() {
-    var kept = null;
-    try {
-      kept = JSON.parse(window.sessionStorage.getItem(CARRIED));
-      window.sessionStorage.removeItem(CARRIED);
-    } catch (error) {
-      return;
-    }
-    var main = document.querySelector("main");
-    if (!kept || kept.path !== window.location.pathname || !kept.said.length || !main) {
-      return;
-    }
-    if (document.querySelector("ul.messages")) {
-      return;
-    }
-    var list = document.createElement("ul");
-    list.className = "messages";
-    kept.said.forEach(function (message) {
-      var item = document.createElement("li");
-      item.className = message.kind;
-      item.textContent = message.text;
-      list.appendChild(item);
-    });
-    main.parentNode.insertBefore(list, main);
   }
 
   // The same fields, sent by the browser: a stored submission answers as the first time.
@@ -478,7 +428,6 @@
   });
 
   function start() {
-    carried();
     var entries = load();
     if (entries.length) {
       show("pending", entries[0]);

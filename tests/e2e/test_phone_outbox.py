@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Hand
-from tests.scoring.helpers import knock, play, ready_match
+from tests.scoring.helpers import gin, knock, play, ready_match
 from tournaments.models import Match
 
 from .conftest import ARTIFACTS
@@ -220,7 +220,7 @@ def test_a_correction_whose_answer_was_lost_is_resent_and_done_once(phone, live_
         if lost or "confirm=1" not in (route.request.post_data or ""):
             route.continue_()
             return
-        lost.append(route.fetch(max_redirects=0).status)  # its message is kept for the next page
+        lost.append(route.fetch(max_redirects=0).status)
         route.abort("connectionreset")
 
     phone.route("**/hands/1/edit/", lose_the_confirmed_answer)
@@ -229,7 +229,7 @@ def test_a_correction_whose_answer_was_lost_is_resent_and_done_once(phone, live_
     phone.get_by_role("button", name="Check the correction").click()
     phone.get_by_role("button", name="Yes, save the correction").click()
 
-    expect(phone.locator(".message").first).to_contain_text("Hand 1 corrected.")
+    expect(phone.locator(".message")).to_have_text(["Hand 1 corrected."])  # said once
     expect(phone.locator("#match-head .scoreboard tr.current td").first).to_have_text("38")
     assert lost == [302]
     assert hands(match) == [(1, "knock", "A", 2, 40)]
@@ -344,3 +344,26 @@ def test_a_hand_entered_elsewhere_refreshes_an_untouched_form_and_keeps_a_starte
     )
     expect(other_phone.get_by_role("heading", name="Enter hand 2")).to_be_visible()
     assert hands(match) == [(1, "knock", "A", 2, 30)]
+
+
+def test_a_confirmation_whose_answer_was_lost_ends_on_the_confirmed_result(phone, live_server):
+    match = ready_match(preset="modern")  # one game to 100
+    play(match, [gin("A", 98)])  # decided: waiting for the loser's confirmation
+    b = match.side_name("B")
+    lost: list[int] = []
+
+    def lose_the_answer(route):
+        if lost:
+            route.continue_()
+            return
+        lost.append(route.fetch(max_redirects=0).status)
+        route.abort("connectionreset")
+
+    phone.route("**/confirm/", lose_the_answer)
+    phone.goto(f"/table/{match.token}/")
+    phone.get_by_role("button", name=f"I, {b}, confirm the result").click()
+
+    expect(phone.locator(".message")).to_have_text(["Result confirmed. Thank you!"])
+    assert lost == [302]
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE
