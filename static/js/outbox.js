@@ -40,6 +40,7 @@
   var wait = FIRST_WAIT;
   var timer = null;
   var busy = false;
+  var tapped = false; // the player just tapped: show them what became of it
   var memory = []; // if the page's storage is unavailable (a private tab, a full quota)
 
   function load() {
@@ -113,10 +114,10 @@
     }
     box.querySelector(".outbox-retry").hidden = state !== "pending";
     box.hidden = false;
-    // Save sits at the foot of a long form: bring what happened to it into view (not for
-    // a score changed elsewhere, which must not pull the page from under a typing thumb).
+    // Save sits at the foot of a long form: bring what became of a tap into view (not a
+    // resend by itself, which must not pull the page from under a reading thumb).
     var top = box.getBoundingClientRect().top;
-    if (state !== "changed" && (top < 0 || top > window.innerHeight - 80)) {
+    if (tapped && (top < 0 || top > window.innerHeight - 80)) {
       box.scrollIntoView({ block: "start" });
     }
   }
@@ -247,6 +248,7 @@
     send(entry).then(
       function (answer) {
         busy = false;
+        tapped = false;
         remove(entry.id);
         wait = FIRST_WAIT;
         shown(entry, answer.response, answer.text);
@@ -257,6 +259,7 @@
       function () {
         busy = false;
         show("pending", load()[0] || entry);
+        tapped = false;
         timer = window.setTimeout(flush, wait);
         wait = Math.min(wait * 2, LAST_WAIT);
       }
@@ -350,6 +353,7 @@
         })
       ) {
         wait = FIRST_WAIT;
+        tapped = true;
         flush(); // tapped again while it waits: try now, with what was kept
         return;
       }
@@ -364,6 +368,7 @@
       });
       store(entries);
       wait = FIRST_WAIT;
+      tapped = true;
       flush();
     },
     true
@@ -372,6 +377,7 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("#outbox .outbox-retry")) {
       wait = FIRST_WAIT;
+      tapped = true;
       flush();
     }
   });
