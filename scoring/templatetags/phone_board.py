@@ -4,9 +4,13 @@ the table link's call region (``scoring/partials/call_director.html``)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
 
 from tournaments.models import Match, Tournament
 
@@ -45,3 +49,13 @@ def table_call(match: Match) -> DirectorCall | None:
 @register.simple_tag
 def call_reasons() -> list[tuple[str, str]]:
     return list(DirectorCall.Reason.choices)
+
+
+@register.filter
+def ago(moment: datetime.datetime | None) -> str:
+    """"just now", or "3 minutes ago" (Django's own words for the span, translated)."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < datetime.timedelta(minutes=1):
+        return _("just now")
+    return _("%(ago)s ago") % {"ago": timesince(moment)}

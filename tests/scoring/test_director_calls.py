@@ -4,11 +4,13 @@ the limits (one open call per table, a few an hour; a closed link calls nobody).
 
 from __future__ import annotations
 
+import datetime
 import html as html_module
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import calls
 from scoring.models import DirectorCall
@@ -90,7 +92,7 @@ def test_a_call_goes_to_round_control_and_the_projector_then_is_answered_and_clo
     board = round_control(director, match)
     calls_region = board[board.index('id="director-calls"') : board.index('id="device-board"')]
     assert "Table 1" in calls_region and "A dispute" in calls_region
-    assert "“Knock at 11?”" in calls_region and "ago" in calls_region
+    assert "“Knock at 11?”" in calls_region and "just now" in calls_region
     assert action(match, call, "answer") in calls_region
     assert "Table 1 calls the director" in projector(match)
     assert match.side_name("A") not in projector(match).split("pj-calls")[1].split("</p>")[0]
@@ -136,8 +138,10 @@ def test_the_htmx_call_answers_its_region_and_polls_while_open():
     assert region.lstrip().startswith('<section id="director-call"')
     assert "Sent: the director has been called." in region and "A missing player" in region
     assert 'hx-trigger="every 20s"' in region
+    DirectorCall.objects.update(made_at=timezone.now() - datetime.timedelta(minutes=5))
     polled = phone.get(call_url(match), **HTMX)
     assert "Sent: the director has been called." in text(polled)
+    assert "A missing player, 5\xa0minutes ago. Stay at the table." in text(polled)
 
 
 def test_one_open_call_per_table_and_a_few_an_hour():
