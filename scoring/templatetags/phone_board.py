@@ -53,7 +53,7 @@ def call_reasons() -> list[tuple[str, str]]:
 
 @register.filter
 def ago(moment: datetime.datetime | None) -> str:
-    """"just now", or "3 minutes ago" (Django's own words for the span, translated)."""
+    """Says "just now", or "3 minutes ago" (Django's own words for the span, translated)."""
     if moment is None:
         return ""
     if timezone.now() - moment < datetime.timedelta(minutes=1):
