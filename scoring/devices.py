@@ -7,8 +7,9 @@ The director's device board (Round control, :func:`board`) shows, per table in p
 phones seen lately (each table-link page or poll a phone GETs notes its label and the
 time in the shared cache, at most every :data:`SEEN_STEP` seconds: no database write, and
 nothing at all on a hand's POST), the last hand stored and when, the submissions refused
-or resent (:class:`~scoring.models.PhoneEvent` rows, written by :func:`count_answer` once
-the submission's transaction has ended, so a refusal's rollback keeps them), two phones
+or resent (:class:`~scoring.models.PhoneEvent` rows: a refusal noted where it is decided,
+and by :func:`count_answer` once the submission's transaction has ended, for a resend and
+for a refusal whose transaction was rolled back), two phones
 entering at once, and a table silent for :data:`SILENT_MINUTES`.
 """
 
@@ -105,12 +106,20 @@ def seen(token: str, code: str, now: float | None = None) -> None:
     cache.set(key, phones, SEEN_KEPT)
 
 
+def note(request: HttpRequest, match_id: int, kind: str) -> None:
+    """A phone's submission to ``match_id`` refused (``taken``, ``stale``) or resent, for
+    the board; called where the outcome is decided (``sheet._refused``)."""
+    PhoneEvent.objects.create(match_id=match_id, device=device_of(request), kind=kind)
+
+
 def count_answer(
     sender: Any, *, request: HttpRequest, response: HttpResponse, replayed: bool, **kwargs: Any
 ) -> None:
-    """A table-link submission answered (``tournaments.submissions.answered``): a resend,
-    or a hand refused (taken or stale), becomes a :class:`PhoneEvent`. A hand stored costs
-    nothing here (its row says which phone sent it)."""
+    """A table-link submission answered (``tournaments.submissions.answered``), after its
+    transaction: a resend becomes a ``resent`` :class:`PhoneEvent`; a hand refused with a
+    whole page (409) too, since that answer's transaction was rolled back with the row its
+    view noted (an htmx refusal, 200, kept its own). A hand stored costs nothing here (its
+    row says which phone sent it)."""
     resolved = request.resolver_match
     token = resolved.kwargs.get("token") if resolved is not None else None
     if not token:
@@ -119,12 +128,15 @@ def count_answer(
         kind = PhoneEvent.Kind.RESENT
     else:
         outcome = response.get(OUTCOME_HEADER, "")
-        if outcome not in (PhoneEvent.Kind.TAKEN, PhoneEvent.Kind.STALE):
+        if response.status_code < 400 or outcome not in (
+            PhoneEvent.Kind.TAKEN,
+            PhoneEvent.Kind.STALE,
+        ):
             return
         kind = PhoneEvent.Kind(outcome)
     match_id = Match.objects.filter(token=token).values_list("pk", flat=True).first()
     if match_id is not None:
-        PhoneEvent.objects.create(match_id=match_id, device=device_of(request), kind=kind)
+        note(request, match_id, kind)
 
 
 @dataclass
