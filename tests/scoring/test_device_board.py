@@ -204,3 +204,38 @@ def test_a_hand_entry_writes_no_cache_and_a_phone_is_noted_at_most_once_a_step(m
     later = timezone.now().timestamp() + devices.SEEN_STEP + 1
     devices.seen(match.token, code_of(client), now=later)
     assert len(spy.writes) == 2
+
+
+def test_round_control_with_the_board_and_calls_takes_the_same_queries_for_more_tables():
+    """The whole page (its rounds, the calls and the board): no query per table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scoring import calls
+
+    match = ready_match()
+    tournament = match.tournament
+    director = Client()
+    director.force_login(tournament.owner)
+    url = reverse("tournaments:round-control", args=[tournament.slug])
+
+    def add_table(number: int) -> None:
+        a, b = make_entries(tournament=tournament, count=2)
+        m = make_match(tournament=tournament, a=a, b=b, table=number, round=1)
+        play(m, [knock("A", 2, 20)])
+        PhoneEvent.objects.create(match=m, device="K7QF", kind="taken")
+        devices.seen(m.token, "K7QF")
+        calls.make(match=m, reason="dispute", note="", device="K7QF", via="")
+
+    add_table(2)
+    director.get(url)  # the session and the caches warm
+    with CaptureQueriesContext(connection) as two:
+        assert director.get(url).status_code == 200
+    for number in range(3, 9):
+        add_table(number)
+    with CaptureQueriesContext(connection) as eight:
+        page = director.get(url)
+    assert page.status_code == 200
+    assert page.content.decode().count("Two phones at once") == 0
+    assert page.content.decode().count('class="director-call-row') == 7
+    assert len(eight) == len(two), [q["sql"] for q in eight.captured_queries]
