@@ -2,15 +2,36 @@
 cookie (four letters or digits, e.g. ``K7QF``), so a hand stored through the link says
 which phone sent it ("phone K7QF at table 7"). No personal data: a random code, scoped to
 the table links' paths; a phone without cookies simply has no label.
+
+The director's device board (Round control, :func:`board`) shows, per table in play, the
+phones seen lately (each table-link page or poll a phone GETs notes its label and the
+time in the shared cache, at most every :data:`SEEN_STEP` seconds: no database write, and
+nothing at all on a hand's POST), the last hand stored and when, the submissions refused
+or resent (:class:`~scoring.models.PhoneEvent` rows: a refusal noted where it is decided,
+and by :func:`count_answer` once the submission's transaction has ended, for a resend and
+for a refusal whose transaction was rolled back), two phones
+entering at once, and a table silent for :data:`SILENT_MINUTES`.
 """
 
 from __future__ import annotations
 
+import datetime
+import itertools
 import re
 import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from tournaments.models import Match, Tournament
+
+from .models import Hand, PhoneEvent
 
 COOKIE = "ginclub_phone"
 # No 0/O, 1/I: read aloud across a table without doubt.
@@ -30,12 +51,19 @@ def device_of(request: HttpRequest) -> str:
 
 
 def remember(request: HttpRequest, response: HttpResponse) -> None:
-    """Give a phone that has no label one (on any table-link answer)."""
-    if device_of(request):
-        return
-    response.set_cookie(
-        COOKIE, new_code(), max_age=MAX_AGE, path="/table/", httponly=True, samesite="Lax"
-    )
+    """Give a phone that has no label one (on any table-link answer), and note that it
+    was seen at its table (a page or a poll that opened)."""
+    code = device_of(request)
+    if not code:
+        code = new_code()
+        response.set_cookie(
+            COOKIE, code, max_age=MAX_AGE, path="/table/", httponly=True, samesite="Lax"
+        )
+    if request.method == "GET" and response.status_code < 400:
+        resolved = request.resolver_match
+        token = resolved.kwargs.get("token") if resolved is not None else None
+        if token:
+            seen(token, code)
 
 
 def entered_from(request: HttpRequest, device: str, by_account: bool, table: object) -> str:
@@ -53,3 +81,163 @@ def entered_from(request: HttpRequest, device: str, by_account: bool, table: obj
 def label(code: str, table: object) -> str:
     """How a phone is named to the players: "phone K7QF at table 7"."""
     return _("phone %(code)s at table %(table)s") % {"code": code, "table": table or "?"}
+
+
+# -- the director's device board ---------------------------------------------------------------
+
+SEEN_STEP = 30
+"""A phone's "seen" time is written again at most this often (seconds): its page polls
+every 20 s, so this is one cache write a phone every other poll or so."""
+SEEN_KEPT = 2 * 60 * 60
+SEEN_MINUTES = 5
+"""The board lists the phones seen in the last five minutes."""
+SILENT_MINUTES = 15
+"""A table in play with no hand for a quarter of an hour is flagged: a hand of gin takes
+a few minutes, so fifteen without one means a dispute, a break or a phone that gave up."""
+CLASH_SECONDS = 120
+"""Two phones storing or refused on one match within two minutes: entering at once."""
+# The header sheet.hand_create puts on a hand's answer (saved, taken, stale, invalid).
+OUTCOME_HEADER = "Submission-Outcome"
+
+
+def _seen_key(token: str) -> str:
+    return f"phones-seen:{token}"
+
+
+def seen(token: str, code: str, now: float | None = None) -> None:
+    """Note that phone ``code`` opened table link ``token`` (cheaply: a cache read, and a
+    write only when its last note is older than :data:`SEEN_STEP`)."""
+    now = time.time() if now is None else now
+    key = _seen_key(token)
+    phones: dict[str, float] = cache.get(key) or {}
+    if now - phones.get(code, 0) < SEEN_STEP:
+        return
+    cutoff = now - SEEN_KEPT
+    phones = {c: t for c, t in phones.items() if t >= cutoff}
+    phones[code] = now
+    cache.set(key, phones, SEEN_KEPT)
+
+
+def note(request: HttpRequest, match_id: int, kind: str) -> None:
+    """A phone's submission to ``match_id`` refused (``taken``, ``stale``) or resent, for
+    the board; called where the outcome is decided (``sheet._refused``)."""
+    PhoneEvent.objects.create(match_id=match_id, device=device_of(request), kind=kind)
+
+
+def count_answer(
+    sender: Any, *, request: HttpRequest, response: HttpResponse, replayed: bool, **kwargs: Any
+) -> None:
+    """A table-link submission answered (``tournaments.submissions.answered``), after its
+    transaction: a resend becomes a ``resent`` :class:`PhoneEvent`; a hand refused with a
+    whole page (409) too, since that answer's transaction was rolled back with the row its
+    view noted (an htmx refusal, 200, kept its own). A hand stored costs nothing here (its
+    row says which phone sent it)."""
+    resolved = request.resolver_match
+    token = resolved.kwargs.get("token") if resolved is not None else None
+    if not token:
+        return
+    if replayed:
+        kind = PhoneEvent.Kind.RESENT
+    else:
+        outcome = response.get(OUTCOME_HEADER, "")
+        if response.status_code < 400 or outcome not in (
+            PhoneEvent.Kind.TAKEN,
+            PhoneEvent.Kind.STALE,
+        ):
+            return
+        kind = PhoneEvent.Kind(outcome)
+    match_id = Match.objects.filter(token=token).values_list("pk", flat=True).first()
+    if match_id is not None:
+        note(request, match_id, kind)
+
+
+@dataclass
+class Phone:
+    code: str
+    seen: datetime.datetime
+
+
+@dataclass
+class Clash:
+    codes: tuple[str, str]
+    at: datetime.datetime
+
+
+@dataclass
+class TableBoard:
+    """One table in play, as the device board shows it."""
+
+    match: Match
+    phones: list[Phone] = field(default_factory=list)
+    last_hand: int | None = None
+    last_at: datetime.datetime | None = None
+    taken: int = 0
+    stale: int = 0
+    resent: int = 0
+    clash: Clash | None = None
+    silent_minutes: int = 0
+
+    @property
+    def refused(self) -> int:
+        return self.taken + self.stale
+
+    @property
+    def silent(self) -> bool:
+        return self.silent_minutes >= SILENT_MINUTES
+
+
+def board(tournament: Tournament, now: datetime.datetime | None = None) -> list[TableBoard]:
+    """The device board: every match being played at a table (in play, or ready at its
+    table), in table order. Three queries and one cache read, however many tables."""
+    now = timezone.now() if now is None else now
+    matches = list(
+        Match.objects.filter(tournament=tournament, table__isnull=False)
+        .filter(status__in=(Match.Status.IN_PLAY, Match.Status.READY))
+        .only("pk", "key", "table", "token", "status", "started_at", "tournament_id")
+        .order_by("table", "pk")
+    )
+    if not matches:
+        return []
+    rows = {m.pk: TableBoard(m) for m in matches}
+    moments: dict[int, list[tuple[datetime.datetime, str]]] = {pk: [] for pk in rows}
+    hands = Hand.objects.filter(match_id__in=rows).order_by("match_id", "number")
+    for match_id, number, device, entered_at in hands.values_list(
+        "match_id", "number", "device", "entered_at"
+    ):
+        row = rows[match_id]
+        row.last_hand, row.last_at = number, entered_at
+        if device:
+            moments[match_id].append((entered_at, device))
+    events = PhoneEvent.objects.filter(match_id__in=rows).values_list(
+        "match_id", "device", "kind", "at"
+    )
+    for match_id, device, kind, at in events:
+        row = rows[match_id]
+        setattr(row, kind, getattr(row, kind) + 1)
+        if device and kind != PhoneEvent.Kind.RESENT:
+            moments[match_id].append((at, device))
+    found = cache.get_many([_seen_key(m.token) for m in matches])
+    since = now.timestamp() - SEEN_MINUTES * 60
+    for row in rows.values():
+        phones = found.get(_seen_key(row.match.token)) or {}
+        row.phones = [
+            Phone(code, datetime.datetime.fromtimestamp(at, tz=datetime.UTC))
+            for code, at in sorted(phones.items(), key=lambda item: -item[1])
+            if at >= since
+        ]
+        row.clash = _clash(moments[row.match.pk])
+        quiet_since = row.last_at or row.match.started_at
+        if row.match.status == Match.Status.IN_PLAY and quiet_since is not None:
+            row.silent_minutes = int((now - quiet_since).total_seconds() // 60)
+    return list(rows.values())
+
+
+def _clash(moments: Iterable[tuple[datetime.datetime, str]]) -> Clash | None:
+    """The latest moment two different phones stored or were refused on one match within
+    :data:`CLASH_SECONDS` of each other."""
+    found = None
+    ordered = sorted(moments)
+    for (before, first), (after, second) in itertools.pairwise(ordered):
+        if first != second and (after - before).total_seconds() <= CLASH_SECONDS:
+            found = Clash((first, second), after)
+    return found

@@ -3,7 +3,7 @@ printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
 
 from django.urls import path
 
-from .views import clock, corrections, disputes, sheet, table_link, teams
+from .views import calls, clock, corrections, disputes, sheet, table_link, teams
 
 app_name = "scoring"
 
@@ -28,6 +28,10 @@ urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
     path(MATCH + "table-link/", table_link.table_link, name="table-link"),
+    # The players call the director (table link only); the director answers and closes.
+    path(TABLE + "call/", calls.call_director, name="table-call-director"),
+    path("t/<slug:slug>/manage/calls/<int:call_id>/answer/", calls.call_answer, name="call-answer"),
+    path("t/<slug:slug>/manage/calls/<int:call_id>/close/", calls.call_close, name="call-close"),
     path("t/<slug:slug>/manage/dispute/", disputes.dispute, name="dispute"),
     path(
         "t/<slug:slug>/manage/stages/<int:stage_id>/time/",

@@ -72,7 +72,7 @@ from players import csv_import
 from scoring import services as scoring_services
 from scoring import table_links, timing
 from scoring.deals import deal_rows, deal_version
-from scoring.models import Hand
+from scoring.models import DirectorCall, Hand
 from scoring.versions import hand_version
 from tests.factories import (
     PASSWORD,
@@ -243,6 +243,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:table-deal-create": (ALL_405, TABLE_WRITE),
     "scoring:table-deal-edit": (TABLE, TABLE_WRITE),
     "scoring:table-deal-delete": (TABLE, TABLE_WRITE),
+    "scoring:table-call-director": (TABLE, TABLE_WRITE),
+    "scoring:call-answer": ITS_DIRECTORS_ACTION,
+    "scoring:call-close": ITS_DIRECTORS_ACTION,
     "tournaments:dashboard": (SIGNED_IN, ALL_405),
     "players:player-list": DIRECTORS_PAGE,
     "players:player-create": (DIRECTORS, DIRECTORS_WRITE),
@@ -403,6 +406,8 @@ class World:
     """A Swiss stage whose round had time called with no hand played: every match level."""
     level_match: Match
     """One of those: the director may rule on it."""
+    call: DirectorCall
+    """An open call for the director, from the table awaiting confirmation."""
 
 
 def build_world() -> World:
@@ -525,6 +530,7 @@ def build_world() -> World:
         lucky=Match.objects.get(stage__tournament=knockout, stage__number=2),
         level=level,
         level_match=Match.objects.filter(tournament=level, status="ready").first(),
+        call=DirectorCall.objects.create(match=awaiting, reason="dispute"),
     )
 
 
@@ -709,6 +715,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:table-match-confirm": _seen_match(MATCH_OF["scoring:table-match-confirm"]),
     "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
     "scoring:table-link": lambda w: {"action": "revoke"},
+    "scoring:table-call-director": lambda w: {"reason": "dispute", "note": "Knock at 11?"},
     "players:player-create": lambda w: {"name": "Created by the matrix"},
     "tournaments:director-create": lambda w: {"name": "Matrix Director", "email": "m@example.com"},
     "tournaments:director-add": lambda w: {"username": "norole"},
@@ -815,6 +822,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
             values[argument] = entry.pk
         elif argument == "pot_id":
             values[argument] = world.side_pot.pk
+        elif argument == "call_id":
+            values[argument] = world.call.pk
         elif argument == "field":
             values[argument] = "paid"
         elif argument in ("stage", "round"):

@@ -34,6 +34,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -45,6 +46,11 @@ FIELD = "submission"
 KEY = re.compile(r"^[0-9a-f]{32}$")
 # Headers a replay must not repeat: the server sets them anew for each response.
 NOT_REPLAYED = {"content-length", "set-cookie", "date"}
+answered = Signal()
+"""Sent once a submission is answered, after its transaction ended (committed, or rolled
+back for a refusal), with ``request``, ``response`` and ``replayed`` (True for a resend
+answered from its record). Apps above this one count what they need without this floor
+knowing them (the phones' device board, :mod:`scoring.devices`)."""
 KEPT = datetime.timedelta(days=1)
 """How long an answer is kept for a resend: a day, as long as a one-time set-password
 link (which a recorded answer may show) lasts; a new submission after that forgets them
@@ -133,9 +139,11 @@ def once(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> Ht
             if done is not None:
                 return replay(request, done)
         try:
-            return _first(request, key, view)
+            response = _first(request, key, view)
         except _Twin:
             continue
+        answered.send(Submission, request=request, response=response, replayed=False)
+        return response
     return replay(request, Submission.objects.get(key=key))
 
 
@@ -211,6 +219,7 @@ def replay(request: HttpRequest, done: Submission) -> HttpResponse:
         response[name] = value
     for level, text, tags in done.messages:
         messages.add_message(request, level, text, extra_tags=tags)
+    answered.send(Submission, request=request, response=response, replayed=True)
     return response
 
 

@@ -41,6 +41,7 @@ from public.live import (
     unpacked,
     visitor_tag,
 )
+from scoring import calls as director_calls
 from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from standings.data import Results, format_line, load, team_members
 from standings.stages import QUALIFYING, StageView
@@ -354,6 +355,8 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         more_rows=max(0, len(data.standings.rows) - DISPLAY_MAX_ROWS),
         called=calls,
         display_seconds=DISPLAY_SECONDS,
+        # Tables waiting for the director (scoring.calls): a badge on every panel.
+        calling_tables=director_calls.calling_tables(tournament),
     )
     tables = {_table_panel(n): page for n, page in enumerate(_table_pages(seated), 1)}
     bodies, wrapped = {}, {}

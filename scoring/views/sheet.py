@@ -146,6 +146,8 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             )
         except services.HandResent:
             resent = True
+            if access.token is not None:
+                devices.note(request, match.pk, "resent")  # for the director's device board
         except IntegrityError:
             # The id is another match's hand's (a replay from another link): nothing kept.
             return sent_elsewhere()
@@ -217,6 +219,8 @@ def _refused(request: HttpRequest, access: MatchAccess, outcome: str, message: s
     """A new hand refused by what was stored meanwhile (``taken`` or ``stale``): the page
     as it is now (the score, the next hand's form) and why; nothing was written. The whole
     page answers 409; htmx gets the entry region and the score regions reload."""
+    if access.token is not None:
+        devices.note(request, access.match.pk, outcome)  # for the director's device board
     context = sheet_context(access)
     context["entry_errors"] = message
     response = _page(request, context, "match-entry")

@@ -52,6 +52,9 @@ ACTION_LABELS = {
     "hand deleted": _("hand deleted"),
     "table link revoke": _("table link switched off"),
     "table link renew": _("new table link issued"),
+    "director called": _("director called from the table"),
+    "director call answered": _("director on the way"),
+    "director call closed": _("director's call closed"),
 }
 
 
