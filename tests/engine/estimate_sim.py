@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from demo.hands import match_hands
 from engine import PRESETS, MatchSheet, RuleSet, score_match
-from engine.estimate import estimate, intervals, room_pace
+from engine.estimate import Estimate, estimate, intervals, room_pace
 
 START = datetime(2026, 11, 27, 19, 0, tzinfo=UTC)
 QUICKEST, SLOWEST = 2.5, 7.0  # a table's own minutes per hand
@@ -63,30 +63,49 @@ def play_room(rng: random.Random, rules: RuleSet, tables: int) -> list[Table]:
     return room
 
 
-def ask(rng: random.Random, room: list[Table], table: Table, through: float) -> Asked:
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a page knows of a match when it asks: the arguments of ``estimate``; and the
+    truth: when its last hand was entered, and the table's own pace."""
+
+    sheet: MatchSheet
+    times: tuple[datetime, ...]
+    room: float | None
+    now: datetime
+    through: float
+    truth: datetime
+    pace: float
+
+    def answer(self) -> Estimate | None:
+        return estimate(self.sheet, self.times, started=START, room=self.room, now=self.now)
+
+
+def question(rng: random.Random, room: list[Table], table: Table, through: float) -> Question:
+    """``table``'s match asked about at ``through`` of its hands, while the next is played."""
     count = len(table.sheet.hands)
-    known = max(1, round(through * count))
-    if known >= count:
-        known = count - 1
-    if known < 1:
-        raise ValueError("a match of one hand cannot be asked about")
+    known = min(count - 1, max(1, round(through * count)))
     last = table.times[known - 1]
     now = last + (table.times[known] - last) * rng.random()
     seen = [[t for t in other.times if t <= now] for other in room]
     room_minutes = room_pace(intervals(times, START) for times in seen)
     sheet = score_match(table.rules, [h.hand for h in table.sheet.hands[:known]])
-    found = estimate(sheet, table.times[:known], started=START, room=room_minutes, now=now)
-    assert found is not None
-    truth = table.times[-1]
-    error = (found.finish - truth).total_seconds() / 60
-    left = (truth - now).total_seconds() / 60
-    pace_error = abs(found.minutes_per_hand - table.pace) / table.pace
-    return Asked(through, error, left, pace_error, found.earliest <= truth <= found.latest)
+    times = table.times[:known]
+    return Question(sheet, times, room_minutes, now, through, table.times[-1], table.pace)
 
 
-def evening(seed: int = 33, rooms: int = 6, tables: int = 8) -> list[Asked]:
-    """Every answer of ``rooms`` rooms (rule sets in turn from :data:`RULES`) of ``tables``
-    tables each."""
+def answered(asked: Question) -> Asked:
+    found = asked.answer()
+    assert found is not None, "an in-play match with a hand has an estimate"
+    error = (found.finish - asked.truth).total_seconds() / 60
+    left = (asked.truth - asked.now).total_seconds() / 60
+    pace_error = abs(found.minutes_per_hand - asked.pace) / asked.pace
+    within = found.earliest <= asked.truth <= found.latest
+    return Asked(asked.through, error, left, pace_error, within)
+
+
+def questions(seed: int = 33, rooms: int = 6, tables: int = 8) -> list[Question]:
+    """Every question of ``rooms`` rooms (rule sets in turn from :data:`RULES`) of
+    ``tables`` tables each, at each of :data:`POINTS` through every match."""
     rng = random.Random(seed)
     asked = []
     for number in range(rooms):
@@ -94,9 +113,14 @@ def evening(seed: int = 33, rooms: int = 6, tables: int = 8) -> list[Asked]:
         room = play_room(rng, rules, tables)
         for table in room:
             if len(table.sheet.hands) < 2:
-                continue
-            asked.extend(ask(rng, room, table, through) for through in POINTS)
+                continue  # decided by its first hand: never asked about
+            asked.extend(question(rng, room, table, through) for through in POINTS)
     return asked
+
+
+def evening(seed: int = 33, rooms: int = 6, tables: int = 8) -> list[Asked]:
+    """The answers to :func:`questions`, against the truth."""
+    return [answered(asked) for asked in questions(seed, rooms, tables)]
 
 
 def percentile(values: list[float], share: float) -> float:
