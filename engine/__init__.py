@@ -61,7 +61,15 @@ from engine.contract import (
     score_request,
 )
 from engine.errors import ScoringError
-from engine.estimate import Estimate, estimate, intervals, room_pace, running_behind
+from engine.estimate import (
+    Estimate,
+    Playouts,
+    estimate,
+    hands_left,
+    intervals,
+    room_pace,
+    running_behind,
+)
 from engine.games import GameSummary, Pair
 from engine.hands import (
     MAX_DEADWOOD,
@@ -133,6 +141,7 @@ __all__ = [
     "OklahomaAce",
     "Opponents",
     "Pair",
+    "Playouts",
     "Result",
     "RuleSet",
     "Ruling",
@@ -148,6 +157,7 @@ __all__ = [
     "check_knob",
     "deals_of",
     "estimate",
+    "hands_left",
     "intervals",
     "largest_deal",
     "largest_match_total",

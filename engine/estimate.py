@@ -339,18 +339,22 @@ def estimate(
     started: datetime | None = None,
     room: float | None = None,
     now: datetime | None = None,
+    left: Playouts | None = None,
 ) -> Estimate | None:
     """When the match on ``sheet`` should finish: its hands were entered at ``times`` (in
     order, one per hand of the sheet; a team match's deals at their last board), the
     match began at ``started``; ``room`` is :func:`room_pace`. Nothing is finished
     before ``now`` (the hand being played ends a quarter of a pace from now at the
-    soonest). None for a decided match or one without a hand."""
+    soonest). ``left``: :func:`hands_left` of ``sheet`` if the caller kept it (it depends
+    on the sheet alone, and is most of the cost). None for a decided match or one without
+    a hand."""
     if sheet.complete or not sheet.hands or not times:
         return None
     gaps = intervals(times, started)
     pace = table_pace(gaps, room)
     quick, slow = _spread(gaps, pace)
-    left = hands_left(sheet)
+    if left is None:
+        left = hands_left(sheet)
     last = times[-1]
     median, low, high = left.median, left.quantile(LOW), left.quantile(HIGH)
 

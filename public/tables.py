@@ -16,7 +16,8 @@ per public version (:mod:`public.live`), as the other regions are.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -24,7 +25,16 @@ from typing import Any
 
 from django.db.models import Q
 
-from engine import Estimate, MatchSheet, estimate, intervals, room_pace, running_behind
+from engine import (
+    Estimate,
+    MatchSheet,
+    Playouts,
+    estimate,
+    hands_left,
+    intervals,
+    room_pace,
+    running_behind,
+)
 from scoring.models import Hand
 from standings.board import AT_TABLE
 from standings.data import Results
@@ -32,6 +42,33 @@ from tournaments.models import Match
 
 ROOM_HOURS = 3
 """The room's pace is measured over the hands entered this many hours before now."""
+
+# The hands left of the matches this process estimated lately (the engine's playouts, most
+# of an estimate's cost), by what decides them: the match, its version (which every write
+# of its hands moves on) and its rules. A render after one hand plays out that table only.
+_left: OrderedDict[tuple[int, int, Any], Playouts] = OrderedDict()
+_left_lock = threading.Lock()
+KEPT = 1024
+
+
+def _hands_left(match: Match, sheet: MatchSheet) -> Playouts:
+    key = (match.pk, match.version, sheet.rules)
+    with _left_lock:
+        kept = _left.get(key)
+    if kept is not None:
+        return kept
+    left = hands_left(sheet)
+    with _left_lock:
+        _left[key] = left
+        while len(_left) > KEPT:
+            _left.popitem(last=False)
+    return left
+
+
+def forget() -> None:
+    """Drop this process's kept playouts (tests, and :func:`public.live.forget`)."""
+    with _left_lock:
+        _left.clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +157,8 @@ def room(data: Results, now: datetime) -> Room:
         if sheet is not None and match.status == Match.Status.IN_PLAY:
             entered = _deal_times(sheet, times.get(match.pk, []))
             if len(entered) == len(sheet.hands):
-                found = estimate(sheet, entered, room=pace, now=now)
+                left = _hands_left(match, sheet)
+                found = estimate(sheet, entered, room=pace, now=now, left=left)
         tables.append(
             TableEstimate(
                 match,

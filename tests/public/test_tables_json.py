@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from engine import hands_left
 from public.live import forget
 from scoring.models import Hand
 from tests.factories import make_bracket, make_tournament
@@ -136,6 +137,23 @@ def test_cached_per_version_with_a_304(client, room):
     fresh = client.get(url(room), HTTP_IF_NONE_MATCH=etag)
     assert fresh.status_code == 200 and fresh["ETag"] != etag
     assert fresh.json()["tables"][0]["hands"] == 5
+
+
+def test_a_render_after_one_hand_plays_out_that_table_only(client, room, monkeypatch):
+    import public.tables
+
+    played = []
+
+    def counted(sheet):
+        played.append(len(sheet.hands))
+        return hands_left(sheet)
+
+    monkeypatch.setattr(public.tables, "hands_left", counted)
+    client.get(url(room))
+    assert sorted(played) == [4, 4]
+    play(seated(room)[1], [knock("B", 5, 15)])
+    assert client.get(url(room)).json()["tables"][1]["hands"] == 5
+    assert sorted(played) == [4, 4, 5]
 
 
 def test_names_only(client):
