@@ -156,6 +156,27 @@ def test_a_render_after_one_hand_plays_out_that_table_only(client, room, monkeyp
     assert sorted(played) == [4, 4, 5]
 
 
+def test_a_team_match_is_timed_deal_by_deal(client):
+    from scoring.loading import sheet_for
+    from tests import teams
+
+    t = teams.team_bracket(teams=4)
+    match = teams.first_match(t)
+    teams.play_deals(match, [[teams.knock("A", 2, 18), teams.knock("B", 3, 15)]] * 3)
+    last = timezone.now() - timedelta(minutes=1)
+    for number in range(1, 7):  # boards 1-2 are deal 1: each deal 10 minutes, its boards 2 apart
+        deal = (number + 1) // 2
+        board = last - timedelta(minutes=10 * (3 - deal) + (2 if number % 2 else 0))
+        Hand.objects.filter(match=match, number=number).update(entered_at=board)
+    row = next(r for r in client.get(url(t)).json()["tables"] if r["match"] == match.key)
+    assert row["hands"] == 3  # deals
+    match.refresh_from_db()
+    left = hands_left(sheet_for(match)).median
+    # The room is this one table: 10 minutes a deal (its boards would say 2 and 8).
+    expected = last + timedelta(minutes=10 * left)
+    assert abs(when(row["estimated_finish"]) - expected) <= timedelta(seconds=1)
+
+
 def test_names_only(client):
     t = make_bracket(players=4, tables=2)
     for entry in t.entries.select_related("player"):
