@@ -11,7 +11,8 @@ Pure Python, standard library only. Two questions, answered separately:
    there are, the typical ones as :data:`PRIOR_HANDS`. The typical won hand
    (:func:`typical_hands`) is worked out from the rules: knocks, undercuts, gins and big
    gins in the proportions of club play, with their bonuses, boxes and spade doubles.
-   The playouts are seeded by the sheet, so the same sheet gives the same answer.
+   The playouts are seeded by the sheet's length and target, so the same sheet gives
+   the same answer.
 2. **How long a hand takes** (:func:`table_pace`): the median of the minutes between the
    table's hands (a hand entered within :data:`BATCH_SECONDS` of the one before was
    entered after the fact, and tells nothing), shrunk toward the room's pace
@@ -166,8 +167,8 @@ def _typical_values(rules: RuleSet) -> tuple[int, ...]:
 class _Model:
     """How hands go at this table, as :data:`_POOL` hands to draw from: 0 for a draw,
     ``n + 1`` for a hand A wins adding ``n`` to A's score (points, and boxes where they
-    count at once), ``-(n + 1)`` for one B wins. A draw is a whole number from a list:
-    the playouts are a few thousand hands a call."""
+    count at once), ``-(n + 1)`` for one B wins. Each hand played out is one number
+    picked from the list (a call plays out a few thousand hands)."""
 
     def __init__(self, sheet: MatchSheet) -> None:
         rules = sheet.rules
