@@ -39,6 +39,9 @@ deal / board
     Partnership play (``teams.py``): two teams of ``team_size`` players; each deal every
     player plays one hand (a board) against a player of the other team. The boards are
     netted into one result for the deal, which counts as a hand does head to head.
+estimate
+    When a match in play should finish (``estimate.py``): the rest of it played out many
+    times from where it stands, with hands like the table's, at the table's own pace.
 limits
     Every whole-number knob has a least and a most value (``KNOB_RANGES``) and a match has
     at most ``MAX_HANDS`` hands, so that no total outgrows a 32-bit database column
@@ -58,6 +61,15 @@ from engine.contract import (
     score_request,
 )
 from engine.errors import ScoringError
+from engine.estimate import (
+    Estimate,
+    Playouts,
+    estimate,
+    hands_left,
+    intervals,
+    room_pace,
+    running_behind,
+)
 from engine.games import GameSummary, Pair
 from engine.hands import (
     MAX_DEADWOOD,
@@ -116,6 +128,7 @@ __all__ = [
     "Card",
     "Deal",
     "DealScore",
+    "Estimate",
     "Format",
     "GameSummary",
     "HandCards",
@@ -128,6 +141,7 @@ __all__ = [
     "OklahomaAce",
     "Opponents",
     "Pair",
+    "Playouts",
     "Result",
     "RuleSet",
     "Ruling",
@@ -142,6 +156,9 @@ __all__ = [
     "Tie",
     "check_knob",
     "deals_of",
+    "estimate",
+    "hands_left",
+    "intervals",
     "largest_deal",
     "largest_match_total",
     "pairing",
@@ -153,7 +170,9 @@ __all__ = [
     "preset_names",
     "preview_hand",
     "resolve_rules",
+    "room_pace",
     "rule",
+    "running_behind",
     "score_boards",
     "score_deal",
     "score_hand",

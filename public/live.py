@@ -347,11 +347,11 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 
 
 def forget() -> None:
-    """Drop this process's copies of rendered groups, scored sheets and rendered pieces
-    (the shared cache is the caller's to clear)."""
+    """Drop this process's copies of rendered groups, scored sheets, rendered pieces and
+    the tables' playouts (the shared cache is the caller's to clear)."""
     from standings.data import forget_sheets
 
-    from . import fragments
+    from . import fragments, tables
 
     with _recent_lock:
         _recent.clear()
@@ -359,6 +359,7 @@ def forget() -> None:
         _rows.clear()
     forget_sheets()
     fragments.forget()
+    tables.forget()
 
 
 @contextmanager

@@ -35,6 +35,10 @@ measures with Django's test client:
   routine is timed before and after every sample, each sample scaled by × 18 ÷ its µs,
   i.e. budget = 1 s × its µs ÷ 18); a player page's queries at T/4 and T tournaments:
   equal;
+- **estimated finish** (``tests/bench/estimate_bench.py``, no database): the error of
+  :func:`engine.estimate.estimate` against simulated club nights (matches played at
+  random paces, asked at 25/50/75% of their hands): median ≤ 10 and 90th percentile ≤ 45
+  minutes; its CPU per call ÷ RLCard's deadwood routine per hand, timed in turns: ≤ 100;
 - **Swiss pairing** (``tests/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
   the median CPU time of :func:`pairing.swiss.pair_round`: budget under one second,
   absolute (the issue's);
@@ -859,6 +863,7 @@ def budgets(report: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
     checks.extend((report.get("cards") or {}).get("checks", []))
+    checks.extend((report.get("estimate") or {}).get("checks", []))
     pdf = report.get("round_pack") or {}
     if "ratio" in pdf:
         checks.append(
@@ -926,6 +931,7 @@ def run_bench(
     warmup: int = 10,
     pdf: tuple[int, int] | None = (128, 7),
     cards: tuple[int, int] | None = (2000, 5),
+    estimate: tuple[int, int] | None = (12, 5),
     swiss_players: int = 1024,
     rematch_sets: int = 1000,
     club: tuple[int, int] | None = (10_000, 200),
@@ -967,6 +973,10 @@ def run_bench(
         from tests.bench import cards_bench
 
         report["cards"] = cards_bench.run(hands=cards[0], repeats=cards[1])
+    if estimate is not None:
+        from tests.bench import estimate_bench
+
+        report["estimate"] = estimate_bench.run(rooms=estimate[0], repeats=estimate[1])
     from .pairing_bench import measure_rematches, measure_swiss
 
     report["swiss"] = measure_swiss(swiss_players)
@@ -1097,6 +1107,10 @@ def print_report(report: dict[str, Any]) -> None:
             f"RLCard's deadwood beside them {anchor['dealt']['us_per_hand']} dealt / "
             f"{anchor['melded']['us_per_hand']} melded"
         )
+    if report.get("estimate"):
+        from tests.bench import estimate_bench
+
+        print("\n".join("  " + line for line in estimate_bench.lines(report["estimate"])))
     width = max(len(check["name"]) for check in report["budgets"])
     print(f"\n  {'budget':{width}} {'value':>10}  {'budget':>7}")
     for check in report["budgets"]:

@@ -97,6 +97,7 @@ def test_bench_report_shape_and_query_counts():
         warmup=1,
         pdf=None,
         cards=(30, 1),
+        estimate=(2, 1),
         swiss_players=33,
         rematch_sets=3,
         club=(300, 8),
@@ -211,6 +212,9 @@ def test_bench_report_shape_and_query_counts():
     assert layoffs_check["name"].startswith("lay-offs per melded knock ÷ RLCard's deadwood")
     assert layoffs_check["value"] == counts["layoffs"]["melded"]["ratio_rlcard"]
     assert layoffs_check["budget"] == "≤ 3"
+    assert report["estimate"]["cost"]["ratio_rlcard"] > 0
+    assert any(name.startswith("estimated finish per call ÷ RLCard") for name in names)
+    assert any(name.startswith("estimated finish: median / p90 error") for name in names)
     json.dumps(report)  # the report file can be written
     run.print_report(report)  # and printed
 
