@@ -218,6 +218,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "set_language": (ALL_302, ALL_302),  # a cookie, no row
     "public:tournament": PUBLIC_PAGE,
     "public:standings-json": PUBLIC_PAGE,
+    "public:tables-json": PUBLIC_PAGE,
     "public:display": PUBLIC_PAGE,
     "public:find": PUBLIC_PAGE,
     "public:player": PUBLIC_PAGE,  # a player of the running tournament: names and seeds only
