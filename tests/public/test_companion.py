@@ -113,3 +113,30 @@ def test_the_round_robin_player_with_every_match_played_is_done_until_it_ends(cl
     t = play_out(t, winner=better_seed, hands=quick_match)
     assert state_of(client, t, 1)[0] == "champion"
     assert state_of(client, t, 3)[0] == "out"
+
+
+# -- being called is noticed (static/js/companion.js) ----------------------------------------
+
+
+def test_the_call_carries_its_title_and_the_page_its_script_and_sound_switch(client):
+    t = field(NAMES[:4])
+    html = page(client, player_url(t, entry(t, 1)))
+    table = match_of(t, 1).table
+    assert f'data-call="▶ Table {table} — You\'re up"' in html
+    assert re.search(r'<script src="/static/js/companion\.js" defer></script>', html)
+    # The switch is hidden until the script shows it: without JavaScript it does nothing.
+    switch = re.search(r'<p class="pv-sound" hidden><label><input type="checkbox" [^>]+>', html)
+    assert switch and 'data-src="/static/sounds/called.wav"' in switch.group(0)
+    assert "<script>" not in html and "onclick" not in html  # CSP: no inline script
+    play(match_of(t, 1), [gin("A")])
+    assert "data-call=" not in page(client, player_url(t, entry(t, 1)))
+
+
+def test_the_sound_is_a_short_wav():
+    import wave
+
+    from django.conf import settings
+
+    with wave.open(str(settings.BASE_DIR / "static" / "sounds" / "called.wav")) as sound:
+        seconds = sound.getnframes() / sound.getframerate()
+        assert sound.getnchannels() == 1 and 0.2 < seconds < 1.0
