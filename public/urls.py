@@ -5,7 +5,7 @@ the players' own pages (issue 15); a player's page is meant to be bookmarked."""
 
 from django.urls import path
 
-from public.views import find, tournament
+from public.views import checkin, find, tournament
 
 app_name = "public"
 
@@ -15,4 +15,5 @@ urlpatterns = [
     path("t/<slug:slug>/display/", tournament.display, name="display"),
     path("t/<slug:slug>/find/", find.find, name="find"),
     path("t/<slug:slug>/players/<int:entry_id>/", find.player, name="player"),
+    path("t/<slug:slug>/players/<int:entry_id>/check-in/", checkin.check_in, name="self-check-in"),
 ]

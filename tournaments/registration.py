@@ -266,7 +266,11 @@ def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry
         old = getattr(entry, field)
         if old != value:
             setattr(entry, field, value)
-            entry.save(update_fields=[field])
+            updated = [field]
+            if field == "checked_in" and entry.self_checked_in:
+                entry.self_checked_in = False  # by hand now (tournaments.self_checkin)
+                updated.append("self_checked_in")
+            entry.save(update_fields=updated)
             audit.record(
                 tournament=entry.tournament,
                 action=f"entry {field.replace('_', ' ')}",

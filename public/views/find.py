@@ -29,6 +29,7 @@ from public.companion import Companion, companion
 from public.live import Live, headers, last_modified, live, not_modified, visitor_tag
 from public.players import MIN_QUERY, PlayerView, people, player_views, search
 from standings.data import Results, load, team_rosters
+from tournaments import self_checkin
 from tournaments.models import Tournament
 
 FIND = "public/find.html"
@@ -51,7 +52,12 @@ def _players(tournament: Tournament) -> dict[str, Any]:
     for entry_id, members in rosters.items():
         if entry_id in views:
             views[entry_id] = replace(views[entry_id], members=members)
-    return {"people": found, "views": views, "companions": _companions(data, views)}
+    return {
+        "people": found,
+        "views": views,
+        "companions": _companions(data, views),
+        "checkin_open": self_checkin.is_open(data.tournament),
+    }
 
 
 def _companions(data: Results, views: dict[int, PlayerView]) -> dict[int, Companion]:
@@ -153,5 +159,9 @@ def player(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     if view is None:
         raise Http404
     template = PLAYER_REGION if _fragment(request) else PLAYER
-    context = {"player": view, "companion": rendered.parts["companions"][entry_id]}
+    context = {
+        "player": view,
+        "companion": rendered.parts["companions"][entry_id],
+        "checkin_open": rendered.parts["checkin_open"],
+    }
     return _respond(request, found, rendered, template, context, f"player.{entry_id}")
