@@ -70,3 +70,22 @@ def test_a_waiting_player_is_called_when_a_table_frees(phone, live_server, monke
 
     poll(phone)  # still called: noticed once, not at every poll
     assert len(phone.evaluate("window.__vibrated")) == 1
+
+
+def test_a_player_checks_in_with_the_code_on_their_phone_a_wrong_one_refused(phone):
+    from tournaments import self_checkin
+
+    t = field(NAMES[:4], draw=False)
+    code = self_checkin.set_self_checkin(tournament=t, on=True, user=t.owner).checkin_code
+    phone.goto(player_url(t, entry(t, 1)))
+    assert phone.locator("main").get_attribute("data-state") == "check-in"
+    wrong = "ZZZZ" if code != "ZZZZ" else "YYYY"
+    phone.get_by_label("The check-in code shown at the door").fill(wrong)
+    phone.get_by_role("button", name="Check me in").click()
+    assert "That is not the code" in phone.locator(".messages").inner_text()
+    assert phone.locator("main").get_attribute("data-state") == "check-in"
+    phone.get_by_label("The check-in code shown at the door").fill(code.lower())
+    phone.get_by_role("button", name="Check me in").click()
+    assert "You are checked in." in phone.locator(".messages").inner_text()
+    assert phone.locator("main").get_attribute("data-state") == "waiting"
+    assert entry(t, 1).checked_in and entry(t, 1).self_checked_in
