@@ -6,7 +6,7 @@ interface (SPEC 8): shared links, the projector and checks outside keep pointing
 
 from django.urls import path
 
-from public.views import find, tables, tournament
+from public.views import checkin, find, tables, tournament
 
 app_name = "public"
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("t/<slug:slug>/display/", tournament.display, name="display"),
     path("t/<slug:slug>/find/", find.find, name="find"),
     path("t/<slug:slug>/players/<int:entry_id>/", find.player, name="player"),
+    path("t/<slug:slug>/players/<int:entry_id>/check-in/", checkin.check_in, name="self-check-in"),
 ]

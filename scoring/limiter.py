@@ -35,22 +35,28 @@ LOCK_FILE = "table-link-failures.lock"
 _in_process = threading.Lock()
 
 
-def _key(address: str) -> str:
-    return f"table-link-failures:{address}"
+TABLE_LINKS = "table-link-failures"
+"""The counter of wrong table links; another kind of guess (a wrong self check-in code,
+:mod:`public.views.checkin`) is counted under its own name with the same rules."""
 
 
-def failures(address: str) -> int:
-    """Wrong links counted for ``address`` in its current window."""
-    value: Any = caches["default"].get(_key(address))
+def _key(address: str, counter: str = TABLE_LINKS) -> str:
+    return f"{counter}:{address}"
+
+
+def failures(address: str, *, counter: str = TABLE_LINKS) -> int:
+    """Wrong guesses (table links, unless ``counter`` names another kind) counted for
+    ``address`` in its current window."""
+    value: Any = caches["default"].get(_key(address, counter))
     if value is None:
         return 0
     return int(value[0] if isinstance(value, tuple) else value)
 
 
-def add_failure(address: str, *, window: int) -> int:
-    """Count one more wrong link from ``address``; returns its count in the window."""
+def add_failure(address: str, *, window: int, counter: str = TABLE_LINKS) -> int:
+    """Count one more wrong guess from ``address``; returns its count in the window."""
     cache = caches["default"]
-    key = _key(address)
+    key = _key(address, counter)
     if isinstance(cache, FileBasedCache):
         with _exclusive(Path(settings.CACHES["default"]["LOCATION"]) / LOCK_FILE):
             now = time.time()

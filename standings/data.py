@@ -29,6 +29,7 @@ UNUSED_MATCH_FIELDS = ("token", "token_revoked", "queued_at", "started_at", "com
 ENTRY_FIELDS = (
     "tournament",
     "seed",
+    "checked_in",
     "withdrawn",
     "registered_at",
     "team_name",
@@ -36,7 +37,8 @@ ENTRY_FIELDS = (
     "player__name",
     "player__hidden",
 )
-"""What the pages read of an entry that is in no match (names and seeds: nothing private)."""
+"""What the pages read of an entry that is in no match (names, seeds and whether checked
+in, which a player's page says before the draw: nothing private)."""
 UNUSED_ENTRY_FIELDS = ("checked_in", "paid", "registered_at", "player__created", "player__updated")
 
 

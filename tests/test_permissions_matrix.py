@@ -86,6 +86,7 @@ from tests.factories import (
 from tests.scoring.helpers import gin, knock, play, win_games
 from tests.teams import deal_post, make_teams, play_deals, team_tournament
 from tests.teams import knock as team_knock
+from tournaments import self_checkin
 from tournaments.draw import generate_bracket
 from tournaments.models import Entry, Match, Player, Tournament
 from tournaments.stages import services as stage_services
@@ -200,6 +201,8 @@ SEASON_URLS = ("club:season", "printing:season-pdf")
 # A season: the director who made it.
 SEASON_OWNER =          "login login login   403    403   403   403   403    200"
 SEASON_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
+# Self check-in with the code of the day (issue 33): whoever holds the code and the page.
+ANYONE_WRITE =          "302w  302w  302w    302w   302w  302w  302w  302w   302w"
 # fmt: on
 
 # The player import's first step, the file without the confirmation: the preview, no write.
@@ -222,6 +225,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "public:display": PUBLIC_PAGE,
     "public:find": PUBLIC_PAGE,
     "public:player": PUBLIC_PAGE,  # a player of the running tournament: names and seeds only
+    "public:self-check-in": (ALL_405, ANYONE_WRITE),  # the registering one's code of today
     "scoring:match-sheet": PUBLIC_PAGE,
     "scoring:match-entry": PUBLIC_PAGE,
     "scoring:hand-create": (ALL_405, SCORERS_WRITE),
@@ -262,6 +266,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:tournament-status": ITS_DIRECTORS_ACTION,
     "tournaments:entry-list": ITS_DIRECTORS_PAGE,
     "tournaments:entry-add": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-self-checkin": ITS_DIRECTORS_ACTION,
     "tournaments:team-add": ITS_DIRECTORS_ACTION,
     "tournaments:entry-new": ITS_DIRECTORS_ACTION,
     "tournaments:entry-seed-by-rating": ITS_DIRECTORS_ACTION,
@@ -434,6 +439,7 @@ def build_world() -> World:
     for rating, entry in enumerate(entries, start=1500):
         Player.objects.filter(pk=entry.player_id).update(rating=rating)
     withdrawn = make_entries(tournament=registering, count=1, seeded=False, withdrawn=True)[0]
+    registering = self_checkin.set_self_checkin(tournament=registering, on=True, user=director)
 
     drawn = make_bracket(
         tournament=make_tournament(owner=director, name="Winter Cup", tables=1, **staff),
@@ -576,6 +582,7 @@ TOURNAMENT_OF = {
             "entry-seed-by-rating",
             "entry-seed",
             "entry-flag",
+            "entry-self-checkin",
             "entry-withdraw",
             "entry-reinstate",
             "entry-remove",
@@ -583,6 +590,7 @@ TOURNAMENT_OF = {
         )
     },
     "club:seed-by-club-rating": "registering",
+    "public:self-check-in": "registering",
     "money:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
@@ -734,6 +742,8 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:entry-new": lambda w: {"new-name": "New at the door"},
     "tournaments:entry-seed": lambda w: {"seed": 9},
     "tournaments:entry-flag": lambda w: {"value": "1"},
+    "tournaments:entry-self-checkin": lambda w: {"on": "1"},
+    "public:self-check-in": lambda w: {"code": w.registering.checkin_code},
     "tournaments:match-walkover": lambda w: {
         "winner_side": "B",
         "confirmed": "1",

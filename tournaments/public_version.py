@@ -14,9 +14,10 @@ for each other. It is step 4 of the lock order in :mod:`tournaments.movement`. U
 
 Which writes: hands, corrections and deletions, confirmations and reopening, walkovers
 and withdrawals, the draw and clearing it, tables, entries and seeds, the tournament's
-details, status and rules, the names of players (every tournament they are in), and the
-money settings and payments (the standings show the prizes the pool pays).
-Not: roles, table links and check-in (no public page shows them).
+details, status and rules, the names of players (every tournament they are in), the
+money settings and payments (the standings show the prizes the pool pays), and check-in
+(a player's page says whether to check in) with the self check-in switch.
+Not: roles, table links and the paid flag (no public page shows them).
 """
 
 from __future__ import annotations

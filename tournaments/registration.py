@@ -21,7 +21,7 @@ from . import audit, unique
 from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
 from .movement import lock_tournament
-from .public_version import changing
+from .public_version import changed, changing
 from .stages.standings import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
@@ -266,7 +266,11 @@ def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry
         old = getattr(entry, field)
         if old != value:
             setattr(entry, field, value)
-            entry.save(update_fields=[field])
+            updated = [field]
+            if field == "checked_in" and entry.self_checked_in:
+                entry.self_checked_in = False  # by hand now (tournaments.self_checkin)
+                updated.append("self_checked_in")
+            entry.save(update_fields=updated)
             audit.record(
                 tournament=entry.tournament,
                 action=f"entry {field.replace('_', ' ')}",
@@ -275,6 +279,8 @@ def set_entry_flag(*, entry: Entry, field: str, value: bool, user: Any) -> Entry
                 after={field: value},
                 user=user,
             )
+            if field == "checked_in":
+                changed(entry.tournament_id)  # the player's page says whether to check in
     return entry
 
 

@@ -29,6 +29,7 @@ urlpatterns = [
     ),
     path(MANAGE + "entries/<int:entry_id>/seed/", views.entry_seed, name="entry-seed"),
     path(MANAGE + "entries/<int:entry_id>/flag/<str:field>/", views.entry_flag, name="entry-flag"),
+    path(MANAGE + "entries/self-check-in/", views.entry_self_checkin, name="entry-self-checkin"),
     path(MANAGE + "entries/<int:entry_id>/withdraw/", views.entry_withdraw, name="entry-withdraw"),
     path(
         MANAGE + "entries/<int:entry_id>/reinstate/", views.entry_reinstate, name="entry-reinstate"

@@ -25,9 +25,11 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import condition, require_GET
 
 from public import live as live_pages
+from public.companion import Companion, companion
 from public.live import Live, headers, last_modified, live, not_modified, visitor_tag
 from public.players import MIN_QUERY, PlayerView, people, player_views, search
-from standings.data import load, team_rosters
+from standings.data import Results, load, team_rosters
+from tournaments import self_checkin
 from tournaments.models import Tournament
 
 FIND = "public/find.html"
@@ -50,7 +52,23 @@ def _players(tournament: Tournament) -> dict[str, Any]:
     for entry_id, members in rosters.items():
         if entry_id in views:
             views[entry_id] = replace(views[entry_id], members=members)
-    return {"people": found, "views": views}
+    return {
+        "people": found,
+        "views": views,
+        "companions": _companions(data, views),
+        "checkin_open": self_checkin.is_open(data.tournament),
+    }
+
+
+def _companions(data: Results, views: dict[int, PlayerView]) -> dict[int, Companion]:
+    """What each player should do now (:mod:`public.companion`), from the same load."""
+    checked_in = {entry.pk for entry in data.entries if entry.checked_in}
+    status = data.tournament.status
+    size = len(data.standings.rows)
+    return {
+        entry_id: companion(view, status, checked_in=entry_id in checked_in, field_size=size)
+        for entry_id, view in views.items()
+    }
 
 
 def _group(found: Live) -> live_pages.Rendered:
@@ -141,4 +159,9 @@ def player(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     if view is None:
         raise Http404
     template = PLAYER_REGION if _fragment(request) else PLAYER
-    return _respond(request, found, rendered, template, {"player": view}, f"player.{entry_id}")
+    context = {
+        "player": view,
+        "companion": rendered.parts["companions"][entry_id],
+        "checkin_open": rendered.parts["checkin_open"],
+    }
+    return _respond(request, found, rendered, template, context, f"player.{entry_id}")

@@ -245,13 +245,23 @@ def test_a_refused_write_counts_nothing():
 
 
 def test_writes_the_public_does_not_see_leave_it_alone():
-    """Check-in and table links show on no public page: followers keep their 304s."""
+    """The paid flag and table links show on no public page: followers keep their 304s."""
     t = running()
     entry = t.entries.first()
     before, shown = version(t), seen(t)
     registration.set_entry_flag(entry=entry, field="paid", value=True, user=t.owner)
     table_links.set_table_link(match=first_ready(t), action="renew", user=t.owner)
     assert version(t) == before and seen(t) == shown
+
+
+def test_a_check_in_counts_for_the_players_page():
+    t = registering()
+    entry = t.entries.first()
+    before = version(t)
+    registration.set_entry_flag(entry=entry, field="checked_in", value=True, user=t.owner)
+    assert version(t) == before + 1
+    registration.set_entry_flag(entry=entry, field="checked_in", value=True, user=t.owner)
+    assert version(t) == before + 1  # nothing changed: nothing counted
 
 
 def test_a_renamed_player_moves_every_tournament_they_play_in():

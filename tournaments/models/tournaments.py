@@ -113,6 +113,11 @@ class Tournament(models.Model):
     bracket_reset = models.BooleanField(_("bracket reset"), default=True)
     random_draw = models.BooleanField(_("random draw"), default=False)
     draw_seed = models.BigIntegerField(_("draw seed"), null=True, blank=True)
+    # Self check-in (tournaments.self_checkin): players check in from their own page with
+    # the code of the day the director turned it on (a code of another day is closed).
+    self_checkin = models.BooleanField(_("self check-in"), default=False)
+    checkin_code = models.CharField(_("check-in code"), max_length=8, blank=True)
+    checkin_code_date = models.DateField(_("check-in code date"), null=True, blank=True)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     updated = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -217,6 +222,7 @@ class Entry(models.Model):
     )
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
+    self_checked_in = models.BooleanField(_("checked in by the player"), default=False)
     paid = models.BooleanField(_("paid"), default=False)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)

@@ -22,6 +22,7 @@ from .entries import (
     entry_remove,
     entry_seed,
     entry_seed_by_rating,
+    entry_self_checkin,
     entry_withdraw,
     team_add,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "entry_remove",
     "entry_seed",
     "entry_seed_by_rating",
+    "entry_self_checkin",
     "entry_withdraw",
     "home",
     "match_confirm",

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
-from .. import registration, services
+from .. import registration, self_checkin, services
 from ..forms import (
     AddEntryForm,
     AddTeamForm,
@@ -75,6 +75,10 @@ def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any)
             else Player.objects.none()
         ),
         "section": "entries",
+        "self_checkin": tournament.self_checkin,
+        "checkin_code": self_checkin.code_of_today(tournament),
+        "checkin_stale": tournament.self_checkin and not self_checkin.code_of_today(tournament),
+        "checkin_possible": tournament.status in self_checkin.NOT_STARTED and not generated,
     }
     context.update(extra)
     return context
@@ -255,3 +259,20 @@ def entry_seed_by_rating(request: HttpRequest, tournament: Tournament) -> HttpRe
     except ValidationError as error:
         return _entry_result(request, tournament, error=message_text(error))
     return _entry_result(request, tournament, ok=_("Seeded by rating."))
+
+
+@require_POST
+@manage_view
+def entry_self_checkin(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Turn self check-in on (a new code of today) or off: the tournament's directors."""
+    on = request.POST.get("on") == "1"
+    try:
+        self_checkin.set_self_checkin(tournament=tournament, on=on, user=request.user)
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    tournament.refresh_from_db()
+    if on:
+        ok = _("Self check-in is on: the code is %(code)s.") % {"code": tournament.checkin_code}
+    else:
+        ok = _("Self check-in is off.")
+    return _entry_result(request, tournament, ok=ok)
