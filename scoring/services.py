@@ -166,35 +166,29 @@ def record_hand(
     :class:`TournamentLockNeeded` and tries again.
     """
     first_of_tournament = match.tournament.rules_locked_at is None
+
+    def record(locked_row: Match) -> MatchSheet:
+        return _record_locked(
+            locked_row,
+            number,
+            data.cleaned(),
+            user=user,
+            via=via,
+            dealer=dealer,
+            seen=seen,
+            source=(device, submission),
+        )
+
     if locked:
         if not transaction.get_connection().in_atomic_block:
             raise RuntimeError("record_hand(locked=True) must run in the transaction that locked")
         if first_of_tournament and not tournament_locked:
             raise TournamentLockNeeded(match.tournament_id)
-        return _record_locked(
-            match,
-            number,
-            data.cleaned(),
-            user=user,
-            via=via,
-            dealer=dealer,
-            seen=seen,
-            source=(device, submission),
-        )
+        return record(match)
     with transaction.atomic():
         if first_of_tournament:
             lock_tournament(match.tournament_id)
-        match = locked_match(match)
-        return _record_locked(
-            match,
-            number,
-            data.cleaned(),
-            user=user,
-            via=via,
-            dealer=dealer,
-            seen=seen,
-            source=(device, submission),
-        )
+        return record(locked_match(match))
 
 
 def _record_locked(

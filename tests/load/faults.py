@@ -48,13 +48,12 @@ from typing import Any
 from .client import VERSION_INPUT, Answer, Device, Plan, Stats, TableResult, TransportError
 from .servers import (
     ROOT,
-    another_database,
-    postgres,
-    postgres_available,
+    child_run,
     start_gunicorn,
     start_venue,
     stop,
 )
+from .servers import run_all as run_runs
 
 REPORT = ROOT / ".bench" / "faults.json"
 RUNS = (("sqlite", "venue"), ("sqlite", "gunicorn"), ("postgresql", "gunicorn"))
@@ -329,54 +328,18 @@ def run_phase(args: argparse.Namespace) -> int:
 # -- the whole run (parent: a child per database and server) ----------------------------------
 
 
-def child(
-    backend: str, server: str, env: dict[str, str], args: argparse.Namespace, scratch: str
-) -> dict[str, Any]:
-    out = Path(scratch) / f"faults-{backend}-{server}.json"
-    argv = [sys.executable, "-m", "tests.load.faults", "--phase", backend, "--server", server]
-    argv += ["--out", str(out), "--scratch", scratch, "--seed", str(args.seed)]
-    for name in ("tables", "kills", "workers", "threads", "deadline", "request_timeout"):
-        argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
-    if args.game_target:
-        argv += ["--game-target", str(args.game_target)]
-    failed = {"backend": backend, "server": server, "pass": False}
-    limit = args.deadline + 300  # setup, migrations, restarts, verification
-    try:
-        done = subprocess.run(argv, cwd=ROOT, env=env, timeout=limit, check=False)
-    except subprocess.TimeoutExpired:
-        return {**failed, "failed": f"over {limit} s"}
-    if not out.exists():
-        return {**failed, "failed": f"exit {done.returncode}"}
-    return json.loads(out.read_text())
-
-
 def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
-    env["PYTHONPATH"] = str(ROOT)
-    results = []
-    for backend, server in runs:
-        if backend != "sqlite":
-            continue
-        env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-sqlite-{server}")
-        env["SQLITE_PATH"] = str(Path(scratch) / f"faults-{server}.sqlite3")
-        results.append(child(backend, server, env, args, scratch))
-    wanted = [server for backend, server in runs if backend == "postgresql"]
-    if not wanted:
-        return results
-    problem = postgres_available()
-    if problem:
-        return results + [
-            {"backend": "postgresql", "server": s, "pass": False, "failed": f"not run: {problem}"}
-            for s in wanted
-        ]
-    env.pop("SQLITE_PATH", None)
-    with postgres(max_connections=100) as url:
-        for server in wanted:
-            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-postgresql-{server}")
-            env["DATABASE_URL"] = another_database(url, f"ginclub_faults_{server}")
-            results.append(child("postgresql", server, env, args, scratch))
-    return results
+    """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
+    options = ["--seed", str(args.seed)]
+    for name in ("tables", "kills", "workers", "threads", "deadline", "request_timeout"):
+        options += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    if args.game_target:
+        options += ["--game-target", str(args.game_target)]
+
+    def child(backend: str, server: str, env: dict[str, str]) -> dict[str, Any]:
+        return child_run("tests.load.faults", backend, server, env, options, scratch, args.deadline)
+
+    return run_runs(runs, scratch, "faults", child)
 
 
 def print_result(result: dict[str, Any]) -> None:

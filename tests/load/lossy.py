@@ -39,7 +39,6 @@ import datetime
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -53,13 +52,12 @@ from .outbox import LossyTable
 from .proxy import AFTER, BEFORE, DELAYED, LossyProxy
 from .servers import (
     ROOT,
-    another_database,
-    postgres,
-    postgres_available,
+    child_run,
     start_gunicorn,
     start_venue,
     stop,
 )
+from .servers import run_all as run_runs
 
 REPORT = ROOT / ".bench" / "lossy.json"
 SERVERS = ("venue", "gunicorn")
@@ -280,12 +278,9 @@ def run_phase(args: argparse.Namespace) -> int:
 # -- the whole run (parent: a child per server) -----------------------------------------------
 
 
-def child(
-    backend: str, server: str, env: dict[str, str], args: argparse.Namespace, scratch: str
-) -> dict:
-    out = Path(scratch) / f"lossy-{backend}-{server}.json"
-    argv = [sys.executable, "-m", "tests.load.lossy", "--phase", backend, "--server", server]
-    argv += ["--out", str(out), "--scratch", scratch, "--seed", str(args.seed)]
+def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
+    """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
+    options = ["--seed", str(args.seed)]
     for name in (
         "tables",
         "workers",
@@ -297,50 +292,16 @@ def child(
         "max_delay",
         "second_phone",
     ):
-        argv += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+        options += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
     if args.game_target:
-        argv += ["--game-target", str(args.game_target)]
+        options += ["--game-target", str(args.game_target)]
     if args.cycle:
-        argv += ["--cycle", args.cycle]
-    failed = {"backend": backend, "server": server, "pass": False}
-    limit = args.deadline + 300  # setup, migrations, the checks
-    try:
-        done = subprocess.run(argv, cwd=ROOT, env=env, timeout=limit, check=False)
-    except subprocess.TimeoutExpired:
-        return {**failed, "failed": f"over {limit} s"}
-    if not out.exists():
-        return {**failed, "failed": f"exit {done.returncode}"}
-    result: dict[str, Any] = json.loads(out.read_text())
-    return result
+        options += ["--cycle", args.cycle]
 
+    def child(backend: str, server: str, env: dict[str, str]) -> dict[str, Any]:
+        return child_run("tests.load.lossy", backend, server, env, options, scratch, args.deadline)
 
-def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
-    """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
-    env["PYTHONPATH"] = str(ROOT)
-    results = []
-    for backend, server in runs:
-        if backend == "sqlite":
-            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-sqlite-{server}")
-            env["SQLITE_PATH"] = str(Path(scratch) / f"lossy-{server}.sqlite3")
-            results.append(child(backend, server, env, args, scratch))
-    wanted = [server for backend, server in runs if backend == "postgresql"]
-    if not wanted:
-        return results
-    problem = postgres_available()
-    if problem:
-        return results + [
-            {"backend": "postgresql", "server": s, "pass": False, "failed": f"not run: {problem}"}
-            for s in wanted
-        ]
-    env.pop("SQLITE_PATH", None)
-    with postgres(max_connections=100) as url:
-        for server in wanted:
-            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-postgresql-{server}")
-            env["DATABASE_URL"] = another_database(url, f"ginclub_lossy_{server}")
-            results.append(child("postgresql", server, env, args, scratch))
-    return results
+    return run_runs(runs, scratch, "lossy", child)
 
 
 def print_result(result: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ the process itself to the caller: the fault test kills and restarts it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -20,7 +21,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -331,3 +332,69 @@ def redis() -> Iterator[str]:
     finally:
         stop(process)
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+# -- a phase's runs, each in a child process (tests.load.faults, tests.load.lossy) -----------
+
+
+def child_run(
+    module: str,
+    backend: str,
+    server: str,
+    env: dict[str, str],
+    options: list[str],
+    scratch: str,
+    deadline: float,
+) -> dict[str, Any]:
+    """``python -m module --phase backend --server server …options`` in a child process;
+    its report (the JSON it writes to ``--out``), or why there is none."""
+    name = module.rsplit(".", 1)[-1]
+    out = Path(scratch) / f"{name}-{backend}-{server}.json"
+    argv = [sys.executable, "-m", module, "--phase", backend, "--server", server]
+    argv += ["--out", str(out), "--scratch", scratch, *options]
+    failed = {"backend": backend, "server": server, "pass": False}
+    limit = deadline + 300  # setup, migrations, restarts, the checks
+    try:
+        done = subprocess.run(argv, cwd=ROOT, env=env, timeout=limit, check=False)
+    except subprocess.TimeoutExpired:
+        return {**failed, "failed": f"over {limit} s"}
+    if not out.exists():
+        return {**failed, "failed": f"exit {done.returncode}"}
+    result: dict[str, Any] = json.loads(out.read_text())
+    return result
+
+
+def run_all(
+    runs: list[tuple[str, str]],
+    scratch: str,
+    name: str,
+    child: Callable[[str, str, dict[str, str]], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Each (backend, server) run through ``child`` with its own database: a SQLite file
+    in ``scratch``, or a database of a throwaway PostgreSQL cluster (all PostgreSQL runs
+    share the cluster)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
+    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
+    env["PYTHONPATH"] = str(ROOT)
+    results = []
+    for backend, server in runs:
+        if backend == "sqlite":
+            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-sqlite-{server}")
+            env["SQLITE_PATH"] = str(Path(scratch) / f"{name}-{server}.sqlite3")
+            results.append(child(backend, server, env))
+    wanted = [server for backend, server in runs if backend == "postgresql"]
+    if not wanted:
+        return results
+    problem = postgres_available()
+    if problem:
+        return results + [
+            {"backend": "postgresql", "server": s, "pass": False, "failed": f"not run: {problem}"}
+            for s in wanted
+        ]
+    env.pop("SQLITE_PATH", None)
+    with postgres(max_connections=100) as url:
+        for server in wanted:
+            env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-postgresql-{server}")
+            env["DATABASE_URL"] = another_database(url, f"ginclub_{name}_{server}")
+            results.append(child("postgresql", server, env))
+    return results
