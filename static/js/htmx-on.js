@@ -29,6 +29,10 @@ document.documentElement.classList.add("htmx-on");
     return field.value !== field.defaultValue;
   }
 
+  // Shared with the phones' outbox (static/js/outbox.js): has the person touched the form?
+  window.ginclub = window.ginclub || {};
+  window.ginclub.fieldChanged = changed;
+
   function inUse(region) {
     const focus = document.activeElement;
     if (focus && focus !== document.body && region.contains(focus)) {

@@ -394,20 +394,8 @@
 
   // ---- a fresh score -------------------------------------------------------------------
 
-  function changed(field) {
-    if (field.type === "hidden" || field.type === "submit" || field.type === "button") {
-      return false;
-    }
-    if (field.type === "checkbox" || field.type === "radio") {
-      return field.checked !== field.defaultChecked;
-    }
-    if (field.tagName === "SELECT") {
-      return Array.from(field.options).some(function (option) {
-        return option.selected !== option.defaultSelected && option.value !== "";
-      });
-    }
-    return field.value !== field.defaultValue;
-  }
+  // Has the player touched this field? (static/js/htmx-on.js, loaded by every page)
+  const changed = window.ginclub.fieldChanged;
 
   function version(element) {
     var value = element && parseInt(element.dataset.version, 10);
