@@ -12,7 +12,13 @@ from django.db.migrations.executor import MigrationExecutor
 
 from money.models import Payment, SidePot, SidePotEntry, TournamentMoney
 
-BEFORE = [("club", "0004_payout_rounding_at_least_a_cent")]
+# The database as it stood when the models moved: the club's tables before the move, and
+# the tournaments' as they were then (a later field of theirs, NOT NULL with a model
+# default only, would refuse the old state's rows).
+BEFORE = [
+    ("club", "0004_payout_rounding_at_least_a_cent"),
+    ("tournaments", "0010_merge_0009_decisions_0009_submission"),
+]
 
 
 def test_money_models_keep_the_club_tables():
