@@ -50,6 +50,7 @@ FIELD_LABELS = {
     "date": gettext_lazy("date"),
     "venue": gettext_lazy("venue"),
     "tables": gettext_lazy("tables"),
+    "auto_call": gettext_lazy("call tables automatically"),
     "page_size": gettext_lazy("paper size"),
     "language": gettext_lazy("language"),
     "bracket_kind": gettext_lazy("bracket format"),

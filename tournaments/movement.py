@@ -342,18 +342,18 @@ class Board:
         for match in sorted(self.matches.values(), key=_queue_order):
             self.settle(match)
 
-    def assign_tables(self) -> None:
-        """Give free tables, lowest number first, to playable matches without one."""
+    def assign_tables(self, *, call: bool | None = None) -> None:
+        """Give free tables, lowest number first, to playable matches without one; queue
+        the rest. ``call`` (default: the tournament's "call tables automatically") False:
+        no table is given, every playable match without one is queued for the director to
+        send to a table (:func:`tournaments.services.send_to_table`)."""
+        if call is None:
+            call = self.tournament.auto_call
         for match in self.matches.values():
             if match.table is not None and match.status == Status.WAITING:
                 match.table = None
                 self.touch(match)
-        used = {
-            m.table
-            for m in self.matches.values()
-            if m.table is not None and m.status in TABLE_STATUSES
-        }
-        free = [n for n in range(1, self.tournament.tables + 1) if n not in used]
+        free = self.free_tables() if call else []
         queue = sorted(
             (
                 m
@@ -369,6 +369,14 @@ class Board:
             if match.queued_at is None:
                 match.queued_at = self.now
                 self.touch(match)
+
+    def free_tables(self) -> list[int]:
+        used = {
+            m.table
+            for m in self.matches.values()
+            if m.table is not None and m.status in TABLE_STATUSES
+        }
+        return [n for n in range(1, self.tournament.tables + 1) if n not in used]
 
     def all_complete(self) -> bool:
         return bool(self.matches) and all(

@@ -93,7 +93,7 @@ def update_tournament(*, tournament: Tournament, data: dict[str, Any], user: Any
                 after=new,
                 user=user,
             )
-        if generated and "tables" in new:
+        if generated and ("tables" in new or new.get("auto_call")):
             services.assign_tables(tournament=tournament, user=user)
     return tournament
 

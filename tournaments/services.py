@@ -389,12 +389,15 @@ def _after_routing(board: Board) -> None:
     _finish_or_resume(board)
 
 
-def assign_tables(*, tournament: Tournament, user: Any = None) -> list[Match]:
-    """Give every playable match without a table the next free one. Idempotent: returns
-    the matches that changed (none on a second call)."""
+def assign_tables(
+    *, tournament: Tournament, user: Any = None, call: bool | None = None
+) -> list[Match]:
+    """Give every playable match without a table the next free one (``call`` as
+    :meth:`Board.assign_tables`: the director's button calls them whatever the setting).
+    Idempotent: returns the matches that changed (none on a second call)."""
     with transaction.atomic():
         board = Board.load(tournament)
-        board.assign_tables()
+        board.assign_tables(call=call)
         changed = board.save()
         if changed:
             audit.record(

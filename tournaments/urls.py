@@ -42,6 +42,7 @@ urlpatterns = [
     path(MANAGE + "rounds/assign-tables/", views.tables_assign, name="tables-assign"),
     path(MANAGE + "matches/<int:match_id>/confirm/", views.match_confirm, name="match-confirm"),
     path(MANAGE + "matches/<int:match_id>/walkover/", views.match_walkover, name="match-walkover"),
+    path(MANAGE + "matches/<int:match_id>/send/", views.match_send, name="match-send"),
     path(MANAGE + "stages/", views.stages_page, name="stages"),
     path(MANAGE + "stages/add/", views.stage_add, name="stage-add"),
     path(MANAGE + "stages/start/", views.stages_start, name="stages-start"),

@@ -42,6 +42,7 @@ ACTION_LABELS = {
     "bracket generated": _("bracket generated"),
     "bracket cleared": _("bracket cleared"),
     "tables assigned": _("tables assigned"),
+    "sent to table": _("match sent to a table"),
     "match status": _("match status changed"),
     "match confirmed": _("match confirmed"),
     "match reopened": _("match reopened"),

@@ -20,7 +20,7 @@ from .versions import PublicVersion
 DEFAULT_PRESET = "tournament"
 # The settings a director edits: the event itself, then the bracket format (frozen once
 # the bracket exists). The setup form and :mod:`tournaments.organising` both work from these.
-DETAIL_FIELDS = ("name", "date", "venue", "tables", "page_size", "language")
+DETAIL_FIELDS = ("name", "date", "venue", "tables", "auto_call", "page_size", "language")
 BRACKET_FIELDS = (
     "bracket_kind",
     "third_place",
@@ -89,6 +89,14 @@ class Tournament(models.Model):
         default=8,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_TABLES)],
         help_text=_("How many card tables the venue has."),
+    )
+    auto_call = models.BooleanField(
+        _("call tables automatically"),
+        default=True,
+        help_text=_(
+            "A table that frees goes to the next match in the queue. Off: it stays free until "
+            "you send a match to it from Round control."
+        ),
     )
     page_size = models.CharField(
         _("page size"), max_length=6, choices=PageSize.choices, default=PageSize.A4

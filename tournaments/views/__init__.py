@@ -28,7 +28,7 @@ from .entries import (
 )
 from .home import dashboard, home
 from .roles import audit_log, role_add, role_create, role_link, role_remove, roles
-from .rounds import match_confirm, match_walkover, round_control, tables_assign
+from .rounds import match_confirm, match_send, match_walkover, round_control, tables_assign
 from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
 from .stages import (
     match_lucky_loser,
@@ -65,6 +65,7 @@ __all__ = [
     "home",
     "match_confirm",
     "match_lucky_loser",
+    "match_send",
     "match_walkover",
     "role_add",
     "role_create",

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import services
+from .. import calling, services
 from ..forms import WalkoverForm
 from ..models import Match, Tournament
 from ..rounds import round_overview
@@ -121,7 +121,7 @@ def match_walkover(request: HttpRequest, tournament: Tournament, match_id: int) 
 @require_POST
 @manage_view
 def tables_assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    changed = services.assign_tables(tournament=tournament, user=request.user)
+    changed = services.assign_tables(tournament=tournament, user=request.user, call=True)
     return _round_result(
         request,
         tournament,
@@ -129,4 +129,24 @@ def tables_assign(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "%(count)d match given a table.", "%(count)d matches given a table.", len(changed)
         )
         % {"count": len(changed)},
+    )
+
+
+@require_POST
+@manage_view
+def match_send(request: HttpRequest, tournament: Tournament, match_id: int) -> HttpResponse:
+    match = _match(tournament, match_id)
+    try:
+        table = int(request.POST.get("table", ""))
+    except ValueError:
+        return _round_result(request, tournament, error=_("Choose a table."))
+    try:
+        calling.send_to_table(match=match, table=table, user=request.user)
+    except ValidationError as error:
+        return _round_result(request, tournament, error=message_text(error))
+    return _round_result(
+        request,
+        tournament,
+        ok=_("%(match)s sent to table %(table)s: its players are called.")
+        % {"match": match.label, "table": table},
     )
