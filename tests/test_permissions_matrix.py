@@ -280,6 +280,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:bracket-clear": ITS_DIRECTORS_ACTION,
     "tournaments:round-control": ITS_DIRECTORS_PAGE,
     "tournaments:tables-assign": ITS_DIRECTORS_ACTION,
+    "tournaments:match-send": ITS_DIRECTORS_ACTION,
     "tournaments:match-confirm": ITS_DIRECTORS_ACTION,
     "tournaments:match-walkover": ITS_DIRECTORS_ACTION,
     "tournaments:stages": ITS_DIRECTORS_PAGE,
@@ -414,6 +415,10 @@ class World:
     """One of those: the director may rule on it."""
     call: DirectorCall
     """An open call for the director, from the table awaiting confirmation."""
+    by_hand: Tournament
+    """Tables called by the director (automatic calling off): two free, none given."""
+    queued: Match
+    """Its first match, waiting for the director to send it to a table."""
 
 
 def build_world() -> World:
@@ -446,6 +451,12 @@ def build_world() -> World:
         players=8,
     )
     Tournament.objects.filter(pk=drawn.pk).update(tables=4)  # three tables to give out
+    by_hand = make_bracket(
+        tournament=make_tournament(
+            owner=director, name="Hand Cup", tables=2, auto_call=False, **staff
+        ),
+        players=4,
+    )
 
     rival = make_bracket(
         tournament=make_tournament(
@@ -538,6 +549,8 @@ def build_world() -> World:
         level=level,
         level_match=Match.objects.filter(tournament=level, status="ready").first(),
         call=DirectorCall.objects.create(match=awaiting, reason="dispute"),
+        by_hand=by_hand,
+        queued=by_hand.matches.get(key="W1-1"),
     )
 
 
@@ -594,6 +607,7 @@ TOURNAMENT_OF = {
     "money:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
     "tournaments:tables-assign": "drawn",
+    "tournaments:match-send": "by_hand",
     "tournaments:team-add": "team_registering",
     **{f"scoring:{name}": "teams" for name in ("deal-create", "deal-edit", "deal-delete")},
     "tournaments:stages": "staged",
@@ -616,6 +630,7 @@ MATCH_OF = {
     "scoring:table-match-confirm": "awaiting",
     "tournaments:match-confirm": "awaiting",
     "tournaments:match-walkover": "ready",
+    "tournaments:match-send": "queued",
     **{
         f"scoring:{prefix}deal-{action}": "team_playing"
         for prefix in ("", "table-")
@@ -749,6 +764,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         "confirmed": "1",
         **_seen_match(MATCH_OF["tournaments:match-walkover"])(w),
     },
+    "tournaments:match-send": lambda w: {"table": "2"},
     "tournaments:role-add": lambda w: {"username": "norole", "role": "scorekeeper"},
     "club:season-create": lambda w: SEASON_FORM,
     "club:season-edit": lambda w: SEASON_FORM,
