@@ -108,3 +108,11 @@ def test_turning_it_back_on_calls_the_queue(client, director):
 
     organising.update_tournament(tournament=t, data={"auto_call": True}, user=director)
     assert get(t, "W1-3").table == 1
+
+
+def test_the_setting_is_on_the_setup_form_and_the_button_is_translated(client, director):
+    t = freed_table(director, auto_call=False)
+    setup = client.get(url("tournament-setup", t)).content.decode()
+    assert 'name="auto_call"' in setup and "Call tables automatically" in setup
+    client.cookies["django_language"] = "es"
+    assert "Enviar a la mesa 1" in client.get(url("round-control", t)).content.decode()
