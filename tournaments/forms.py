@@ -200,6 +200,24 @@ class TournamentForm(forms.ModelForm):
         tournament = self.instance
         self.rules_locked = bool(tournament.pk and tournament.rules_locked_at)
         self.bracket_generated = bool(tournament.pk and tournament.matches.exists())
+        # Two choices, not a checkbox: a form that does not send it (a script, an older
+        # page) keeps the setting, where a missing checkbox would switch calling off.
+        self.fields["auto_call"] = forms.TypedChoiceField(
+            label=_("Tables"),
+            choices=[
+                ("auto", _("Call tables automatically")),
+                ("hand", _("I send each match to a table from Round control")),
+            ],
+            coerce=lambda value: value == "auto",
+            empty_value=None,
+            required=False,
+            widget=forms.RadioSelect,
+            help_text=_(
+                "Automatically: a table that frees goes to the next match in the queue, and "
+                "its players are called."
+            ),
+        )
+        self.initial["auto_call"] = "auto" if tournament.auto_call else "hand"
         self.fields["draw_seed"].help_text = _(
             "Recorded so the draw can be repeated; left empty, one is picked for you."
         )
@@ -224,6 +242,10 @@ class TournamentForm(forms.ModelForm):
         if self.bracket_generated:
             for name in BRACKET_FIELDS:
                 self.fields[name].widget.attrs["disabled"] = True
+
+    def clean_auto_call(self) -> bool:
+        value = self.cleaned_data.get("auto_call")
+        return self.instance.auto_call if value is None else bool(value)
 
     def _preset_name(self) -> str:
         if self.is_bound and self.data.get("preset") in ALL_PRESETS:

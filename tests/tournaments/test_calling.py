@@ -3,6 +3,8 @@ Round control when the tournament's "call tables automatically" is off (issue 33
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -114,5 +116,33 @@ def test_the_setting_is_on_the_setup_form_and_the_button_is_translated(client, d
     t = freed_table(director, auto_call=False)
     setup = client.get(url("tournament-setup", t)).content.decode()
     assert 'name="auto_call"' in setup and "Call tables automatically" in setup
+    assert re.search(r'name="auto_call" value="hand"[^>]* checked', setup)
     client.cookies["django_language"] = "es"
     assert "Enviar a la mesa 1" in client.get(url("round-control", t)).content.decode()
+
+
+def test_a_form_that_does_not_send_the_setting_keeps_it(client, director):
+    """A setup form posted without the choice (a script, an older page) changes nothing of
+    it, on a new tournament (on) or an existing one (off stays off); sent, it is obeyed."""
+    from tournaments.forms import TournamentForm
+
+    new = TournamentForm(
+        data={
+            "name": "X",
+            "date": "2026-11-28",
+            "tables": 4,
+            "page_size": "A4",
+            "language": "en",
+            "preset": "modern",
+            "bracket_kind": "single_elimination",
+        }
+    )
+    assert new.is_valid(), new.errors
+    assert new.cleaned_data["auto_call"] is True
+    t = freed_table(director, auto_call=False)
+    kept = TournamentForm(data={"name": t.name}, instance=t)
+    kept.is_valid()
+    assert kept.cleaned_data["auto_call"] is False
+    on = TournamentForm(data={"auto_call": "auto"}, instance=t)
+    on.is_valid()
+    assert on.cleaned_data["auto_call"] is True
