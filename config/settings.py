@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "archive",
     "backups",
     "club",
+    "publishing",
     "demo",
 ]
 

@@ -48,9 +48,11 @@ STANDS_ON: dict[str, set[str]] = {
     # The archive (export, import, verify) and the backups (a restore verifies with it).
     "archive": {"standings"},
     "backups": {"archive"},
+    # Publishing a night from the venue to the club's server, which mirrors it.
+    "publishing": {"archive"},
     # The demo seeds every app; config (settings, URLs, the ginclub command) holds all.
     "demo": {"printing", "archive", "backups"},
-    "config": {"demo"},
+    "config": {"demo", "publishing"},
 }
 # The ground floor's packages and the only imports they may make outside their own package.
 PURE = {"engine": set(), "pairing": {"networkx"}}
