@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.urls import reverse
 
 from tournaments.models import Entry, Match, Player, Tournament
 
@@ -157,3 +158,8 @@ def finish_match(match: Match, *, winner: str = "A", user: Any = None) -> Match:
         has_hands=True,
     )
     return confirm_match(match=match, user=user)
+
+
+def tournament_url(name: str, tournament: Tournament, **kwargs: Any) -> str:
+    """The director's page ``tournaments:<name>`` of ``tournament``."""
+    return reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug, **kwargs})

@@ -6,25 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
-from tests.factories import finish_match, make_bracket, make_director, make_user
+from tests.factories import finish_match, make_bracket, make_user
+from tests.factories import tournament_url as url
 from tournaments.models import AuditEntry, Match, PublicVersion, Tournament
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def director(client):
-    user = make_director(username="dora")
-    client.force_login(user)
-    return user
-
-
-def url(name, t, **kwargs):
-    return reverse(f"tournaments:{name}", kwargs={"slug": t.slug, **kwargs})
 
 
 def get(t, key):

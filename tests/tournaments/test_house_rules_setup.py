@@ -13,7 +13,7 @@ from django.utils.html import escape
 
 from archive import api as archive
 from engine import PRESETS
-from tests.factories import make_director, make_tournament
+from tests.factories import make_tournament
 from tournaments.forms import KNOB_LABELS, TournamentForm
 from tournaments.models import Tournament
 from tournaments.rules_text import rules_summary
@@ -52,14 +52,6 @@ BAD = [
     pytest.param("ace_value", "0", "must be between 1 and 15", id="ace_value-low"),
     pytest.param("runs_around_the_corner", "1", CHOICE, id="runs_around_the_corner"),
 ]
-
-
-@pytest.fixture
-def director_client(client):
-    director = make_director()
-    client.force_login(director)
-    client.user = director
-    return client
 
 
 @pytest.mark.parametrize(("knob", "posted", "stored"), GOOD)

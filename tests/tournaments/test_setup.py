@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from engine import PRESETS
-from tests.factories import make_bracket, make_director, make_tournament, make_user
+from tests.factories import make_bracket, make_tournament, make_user
 from tournaments import organising, services
 from tournaments.forms import TournamentForm
 from tournaments.models import AuditEntry, Tournament
@@ -159,14 +159,6 @@ def test_edit_form_shows_only_overrides():
     assert form.initial["preset"] == "tournament"
     assert form.initial["gin_bonus"] == 20
     assert "undercut_bonus" not in form.initial
-
-
-@pytest.fixture
-def director_client(client):
-    director = make_director()
-    client.force_login(director)
-    client.user = director
-    return client
 
 
 def test_create_tournament_through_the_page(director_client):

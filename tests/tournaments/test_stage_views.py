@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
+from tests.factories import tournament_url as url
 from tests.tournaments.test_stages import make_event, play_open
 from tournaments.models import Match
 from tournaments.stages import services as stage_services
 
 pytestmark = pytest.mark.django_db
-
-
-def url(name, tournament, **kwargs):
-    return reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug, **kwargs})
 
 
 def test_a_two_stage_event_through_the_page(client):

@@ -9,11 +9,13 @@ from django.urls import reverse
 from tests.factories import (
     finish_match,
     make_bracket,
-    make_director,
     make_entries,
     make_player,
     make_tournament,
     make_user,
+)
+from tests.factories import (
+    tournament_url as url,
 )
 from tournaments import services
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
@@ -21,17 +23,6 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def director(client):
-    user = make_director(username="dora")
-    client.force_login(user)
-    return user
-
-
-def url(name, t, **kwargs):
-    return reverse(f"tournaments:{name}", kwargs={"slug": t.slug, **kwargs})
 
 
 def fragment_of(response, element_id):
