@@ -12,10 +12,12 @@ from dataclasses import replace
 from functools import partial, wraps
 from typing import Any
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -23,12 +25,13 @@ from django.utils.translation import gettext as _
 from engine import ScoringError
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
-from tournaments.submissions import by_link
+from tournaments.submissions import FIELD, by_link
 
 from .. import access as access_module
 from .. import devices, services, table_links
 from ..access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
 from ..forms import sentence
+from ..models import Hand
 
 
 def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool = False) -> Any:
@@ -60,6 +63,9 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
             }
             return render(request, "scoring/table_closed.html", context, status=429)
         except TableLinkClosed as closed:
+            kept = _hand_already_kept(request, closed.match)
+            if kept is not None:
+                return kept
             reason = closed.reason
             if request.method == "POST" and closed.match.status == Match.Status.COMPLETE:
                 # Sent from a page opened before the result was confirmed.
@@ -100,6 +106,32 @@ def _locked_call(
             if tournament_id is not None:
                 raise
             tournament_id = needed.tournament_id
+
+
+def _hand_already_kept(request: HttpRequest, match: Match) -> HttpResponse | None:
+    """A hand resent after its link closed (its answer was lost, then the result was
+    confirmed from the other phone) is the hand already stored: answer "saved", as the
+    first answer did, and send the phone to the sheet. None for anything else."""
+    submission = request.POST.get(FIELD, "") if request.method == "POST" else ""
+    if not submission:
+        return None
+    hand = Hand.objects.filter(match=match, submission=submission).only("number").first()
+    if hand is None:
+        return None
+    messages.success(
+        request,
+        _("Hand %(number)s saved. The result has since been confirmed.") % {"number": hand.number},
+    )
+    sheet = reverse(
+        "scoring:match-sheet", kwargs={"slug": match.tournament.slug, "match_id": match.pk}
+    )
+    response: HttpResponse
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(status=200, headers={"HX-Redirect": sheet})
+    else:
+        response = HttpResponseRedirect(sheet)
+    response["Submission-Outcome"] = "saved"
+    return response
 
 
 # What a hand write may refuse with: numbering, the rules, a later match in the way.

@@ -25,7 +25,7 @@ from tests.factories import make_entries, make_match
 from tournaments.models import AuditEntry, Match, Submission
 from tournaments.submissions import FIELD, new_id
 
-from .helpers import hidden_fields, knock, play, post_data, ready_match, win_games
+from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
 
 pytestmark = pytest.mark.django_db
 
@@ -271,3 +271,37 @@ def test_a_phone_enters_hand_after_hand_from_the_forms_its_answers_bring():
         assert form["seen"] == str(Match.objects.get(pk=match.pk).version)
     assert len(stored(match)) == 3
     assert len({h.submission for h in Hand.objects.filter(match=match)}) == 3
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_the_last_hand_resent_after_the_result_was_confirmed_answers_saved(htmx):
+    """The answer to the match's last hand was lost; the other phone confirmed the result
+    meanwhile, which closed the link. The resend is the hand already stored: "saved",
+    not "the result was confirmed", and nothing is written."""
+    match = ready_match()
+    play(match, win_games("A", 3)[:-1])
+    client = phone()
+    form = {**open_form(client, match), **post_data(9, gin("A"))}
+    first = client.post(table(match, "hand-create"), form)
+    assert first["Submission-Outcome"] == "saved"
+    other = phone()
+    confirm = table(match, "match-confirm")
+    assert other.post(confirm, hidden_fields(other.get(table(match)).content.decode(), confirm))
+    match.refresh_from_db()
+    assert match.status == Match.Status.COMPLETE
+    extra = HTMX if htmx else {}
+    again = client.post(table(match, "hand-create"), form, **extra)
+    assert again["Submission-Outcome"] == "saved"
+    sheet = reverse(
+        "scoring:match-sheet", kwargs={"slug": match.tournament.slug, "match_id": match.pk}
+    )
+    if htmx:
+        assert (again.status_code, again["HX-Redirect"]) == (200, sheet)
+    else:
+        assert (again.status_code, again["Location"]) == (302, sheet)
+    page = text(client.get(sheet))
+    assert "Hand 9 saved. The result has since been confirmed." in page
+    assert len(stored(match)) == 9
+    # Anything new on the closed link is still refused.
+    fresh = {**form, FIELD: new_id()}
+    assert client.post(table(match, "hand-create"), fresh).status_code == 410
