@@ -30,14 +30,11 @@ is used; every request has a timeout and every run a deadline.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import random
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -48,7 +45,10 @@ from typing import Any
 from .client import VERSION_INPUT, Answer, Device, Plan, Stats, TableResult, TransportError
 from .servers import (
     ROOT,
+    add_run_choices,
+    child_options,
     child_run,
+    report_runs,
     start_gunicorn,
     start_venue,
     stop,
@@ -56,7 +56,6 @@ from .servers import (
 from .servers import run_all as run_runs
 
 REPORT = ROOT / ".bench" / "faults.json"
-RUNS = (("sqlite", "venue"), ("sqlite", "gunicorn"), ("postgresql", "gunicorn"))
 SERVER_TROUBLE = ("Traceback", "Internal Server Error", "[CRITICAL]", "database is locked")
 
 
@@ -330,11 +329,8 @@ def run_phase(args: argparse.Namespace) -> int:
 
 def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
     """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
-    options = ["--seed", str(args.seed)]
-    for name in ("tables", "kills", "workers", "threads", "deadline", "request_timeout"):
-        options += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
-    if args.game_target:
-        options += ["--game-target", str(args.game_target)]
+    names = ("tables", "kills", "workers", "threads", "deadline", "request_timeout")
+    options = child_options(args, names)
 
     def child(backend: str, server: str, env: dict[str, str]) -> dict[str, Any]:
         return child_run("tests.load.faults", backend, server, env, options, scratch, args.deadline)
@@ -371,8 +367,7 @@ def print_result(result: dict[str, Any]) -> None:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
-    parser.add_argument("--server", choices=("venue", "gunicorn", "both"), default="both")
+    add_run_choices(parser, backend="both", server="both")
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--kills", type=int, default=4)
     parser.add_argument("--game-target", type=int, default=100, help="shorter games")
@@ -380,40 +375,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=300, help="seconds per run")
     parser.add_argument("--request-timeout", type=float, default=20)
-    parser.add_argument("--seed", type=int, default=None, help="the kill moments' seed")
     parser.add_argument("--report", type=Path, default=REPORT)
-    parser.add_argument("--phase", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
-    parser.add_argument("--out", help=argparse.SUPPRESS)
-    parser.add_argument("--scratch", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
-    if args.seed is None:
-        args.seed = random.SystemRandom().randrange(1_000_000)
-    if args.phase:
-        return run_phase(args)
-    runs = [
-        (backend, server)
-        for backend, server in RUNS
-        if args.backend in (backend, "both") and args.server in (server, "both")
-    ]
-    report: dict[str, Any] = {
-        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "seed": args.seed,
-        "bar": "0 acknowledged hands lost, 0 duplicated, verify_tournament agrees",
-        "runs": [],
-    }
-    with tempfile.TemporaryDirectory(prefix="ginclub-faults-") as scratch:
-        for result in run_all(runs, args, scratch):
-            report["runs"].append(result)
-            print_result(result)
-    report["pass"] = bool(report["runs"]) and all(run["pass"] for run in report["runs"])
-    args.report.parent.mkdir(parents=True, exist_ok=True)
-    args.report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    print(f"\n{'bar met' if report['pass'] else 'BAR MISSED'} · report: {args.report}")
-    return 0 if report["pass"] else 1
+    return report_runs(
+        parse(argv),
+        name="faults",
+        bar="0 acknowledged hands lost, 0 duplicated, verify_tournament agrees",
+        run_phase=run_phase,
+        run_all=run_all,
+        print_result=print_result,
+    )
 
 
 if __name__ == "__main__":

@@ -35,12 +35,8 @@ loopback is used; every request has a timeout and every run a deadline.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-import random
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
@@ -52,7 +48,10 @@ from .outbox import LossyTable
 from .proxy import AFTER, BEFORE, DELAYED, LossyProxy
 from .servers import (
     ROOT,
+    add_run_choices,
+    child_options,
     child_run,
+    report_runs,
     start_gunicorn,
     start_venue,
     stop,
@@ -60,8 +59,6 @@ from .servers import (
 from .servers import run_all as run_runs
 
 REPORT = ROOT / ".bench" / "lossy.json"
-SERVERS = ("venue", "gunicorn")
-RUNS = (("sqlite", "venue"), ("sqlite", "gunicorn"), ("postgresql", "gunicorn"))
 SERVER_TROUBLE = ("Traceback", "Internal Server Error", "[CRITICAL]", "database is locked")
 
 
@@ -280,8 +277,7 @@ def run_phase(args: argparse.Namespace) -> int:
 
 def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str) -> list[dict]:
     """Each run in a child process of its own; PostgreSQL in a throwaway cluster."""
-    options = ["--seed", str(args.seed)]
-    for name in (
+    names = (
         "tables",
         "workers",
         "threads",
@@ -291,10 +287,8 @@ def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str)
         "drop_after",
         "max_delay",
         "second_phone",
-    ):
-        options += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
-    if args.game_target:
-        options += ["--game-target", str(args.game_target)]
+    )
+    options = child_options(args, names)
     if args.cycle:
         options += ["--cycle", args.cycle]
 
@@ -332,8 +326,7 @@ def print_result(result: dict[str, Any]) -> None:
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="sqlite")
-    parser.add_argument("--server", choices=(*SERVERS, "both"), default="venue")
+    add_run_choices(parser, backend="sqlite", server="venue")
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--game-target", type=int, default=100, help="shorter games")
     parser.add_argument("--drop-before", type=float, default=0.05)
@@ -347,41 +340,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=900, help="seconds per run")
     parser.add_argument("--request-timeout", type=float, default=4.0)
-    parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--report", type=Path, default=REPORT)
-    parser.add_argument("--phase", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
-    parser.add_argument("--out", help=argparse.SUPPRESS)
-    parser.add_argument("--scratch", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse(argv)
-    if args.seed is None:
-        args.seed = random.SystemRandom().randrange(1_000_000)
-    if args.phase:
-        return run_phase(args)
-    runs = [
-        (backend, server)
-        for backend, server in RUNS
-        if args.backend in (backend, "both") and args.server in (server, "both")
-    ]
-    report: dict[str, Any] = {
-        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "seed": args.seed,
-        "bar": "every hand stored exactly once with the values sent, no extra hand, every "
+    return report_runs(
+        parse(argv),
+        name="lossy",
+        bar="every hand stored exactly once with the values sent, no extra hand, every "
         "phone showing the engine's score, verify_tournament clean",
-        "runs": [],
-    }
-    with tempfile.TemporaryDirectory(prefix="ginclub-lossy-") as scratch:
-        for result in run_all(runs, args, scratch):
-            report["runs"].append(result)
-            print_result(result)
-    report["pass"] = bool(report["runs"]) and all(run["pass"] for run in report["runs"])
-    args.report.parent.mkdir(parents=True, exist_ok=True)
-    args.report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    print(f"\n{'bar met' if report['pass'] else 'BAR MISSED'} · report: {args.report}")
-    return 0 if report["pass"] else 1
+        run_phase=run_phase,
+        run_all=run_all,
+        print_result=print_result,
+    )
 
 
 if __name__ == "__main__":

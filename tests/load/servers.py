@@ -8,6 +8,7 @@ the process itself to the caller: the fault test kills and restarts it.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -398,3 +399,71 @@ def run_all(
             env["DATABASE_URL"] = another_database(url, f"ginclub_{name}_{server}")
             results.append(child("postgresql", server, env))
     return results
+
+
+# -- a phase's whole run: the frame the fault and lossy phases share ---------------------------
+
+RUNS = (("sqlite", "venue"), ("sqlite", "gunicorn"), ("postgresql", "gunicorn"))
+"""Each (database, server) pair a phase runs on, as ``--backend`` and ``--server`` choose."""
+
+
+def add_run_choices(parser: argparse.ArgumentParser, *, backend: str, server: str) -> None:
+    """``--backend`` and ``--server`` (with their defaults), ``--seed`` and the child's
+    hidden options (``--phase``, ``--out``, ``--scratch``)."""
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default=backend)
+    parser.add_argument("--server", choices=("venue", "gunicorn", "both"), default=server)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--phase", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--scratch", help=argparse.SUPPRESS)
+
+
+def child_options(args: argparse.Namespace, names: tuple[str, ...]) -> list[str]:
+    """The options a child run gets from the parent's: the seed, ``names``, a game target."""
+    options = ["--seed", str(args.seed)]
+    for name in names:
+        options += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    if args.game_target:
+        options += ["--game-target", str(args.game_target)]
+    return options
+
+
+def report_runs(
+    args: argparse.Namespace,
+    *,
+    name: str,
+    bar: str,
+    run_phase: Callable[[argparse.Namespace], int],
+    run_all: Callable[[list[tuple[str, str]], argparse.Namespace, str], list[dict[str, Any]]],
+    print_result: Callable[[dict[str, Any]], None],
+) -> int:
+    """A phase's ``main``: in a child (``--phase``), its one run; in the parent, each run
+    that ``--backend`` and ``--server`` choose, printed, then the report written to
+    ``--report`` with whether every run met ``bar``. The exit status says the same."""
+    import datetime
+    import random
+
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1_000_000)
+    if args.phase:
+        return run_phase(args)
+    runs = [
+        (backend, server)
+        for backend, server in RUNS
+        if args.backend in (backend, "both") and args.server in (server, "both")
+    ]
+    report: dict[str, Any] = {
+        "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "seed": args.seed,
+        "bar": bar,
+        "runs": [],
+    }
+    with tempfile.TemporaryDirectory(prefix=f"ginclub-{name}-") as scratch:
+        for result in run_all(runs, args, scratch):
+            report["runs"].append(result)
+            print_result(result)
+    report["pass"] = bool(report["runs"]) and all(run["pass"] for run in report["runs"])
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print(f"\n{'bar met' if report['pass'] else 'BAR MISSED'} · report: {args.report}")
+    return 0 if report["pass"] else 1
