@@ -30,7 +30,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tournaments import public_version
-from tournaments.models import Match, Player
+from tournaments.models import Match, Player, Tournament
 
 from .models import RatingChange, RatingState
 from .rating import Played, provisional, replay, shown, spread
@@ -41,6 +41,8 @@ RATED = (
     & ~Q(winner_side="")
     # The club rating is a player's: a partnership match (a team entry) rates no one.
     & Q(side_a__team_name="", side_b__team_name="")
+    # A draft is its directors' only: its matches count once it is published.
+    & ~Q(tournament__status=Tournament.Status.DRAFT)
 )
 STATE = 1  # the one RatingState row
 _rebuilding = threading.Lock()

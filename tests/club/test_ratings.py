@@ -14,7 +14,7 @@ from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player, make_tournament
 from tests.scoring.helpers import gin, named
 from tournaments.draw import generate_bracket
-from tournaments.models import Entry, Match, PublicVersion
+from tournaments.models import Entry, Match, PublicVersion, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -181,6 +181,20 @@ def test_a_walkover_and_a_bye_are_not_rated(club):
     )
     assert ratings.ensure_current() == 0
     assert not RatingChange.objects.exists()
+
+
+def test_a_drafts_matches_are_not_rated_until_it_is_published(club):
+    """A draft is its directors' only (a trial run, a rehearsal): nothing of it reaches
+    the club's rating, which every public page shows, until it leaves draft."""
+    director, players = club
+    tournament = run_tournament(players, owner=director, date=JAN, winner=by_rank(players))
+    tournament.status = Tournament.Status.DRAFT
+    tournament.save(update_fields=["status"])
+    assert ratings.ensure_current() == 0
+    assert not RatingChange.objects.exists()
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    assert ratings.ensure_current() == 3
 
 
 def test_standings_json_rows_gain_the_rating_and_its_change(client, club):
