@@ -349,9 +349,10 @@ def _remember(key: str, rendered: Rendered, looked: float) -> Rendered:
 def forget() -> None:
     """Drop this process's copies of rendered groups, scored sheets, rendered pieces and
     the tables' playouts (the shared cache is the caller's to clear)."""
+    from standings import tables
     from standings.data import forget_sheets
 
-    from . import fragments, tables
+    from . import fragments
 
     with _recent_lock:
         _recent.clear()

@@ -1,5 +1,5 @@
 """``/t/<slug>/tables.json``: the tables in play with their estimated finish, and the queue
-with when each match should get a table (issue 33; built by :mod:`public.tables`).
+with when each match should get a table (issue 33; built by :mod:`standings.tables`).
 
 Kept per public version like ``standings.json`` (:mod:`public.live`): the same ``ETag``
 and ``Last-Modified``, a 304 for a follower who has it, one render per version.
@@ -16,8 +16,8 @@ from django.views.decorators.http import condition, require_GET
 
 from public import live as live_pages
 from public.live import headers, last_modified, live, not_modified, packed, sent
-from public.tables import payload, room
 from standings.data import load
+from standings.tables import payload, room
 from tournaments.models import Tournament
 
 

@@ -140,7 +140,7 @@ def test_cached_per_version_with_a_304(client, room):
 
 
 def test_a_render_after_one_hand_plays_out_that_table_only(client, room, monkeypatch):
-    import public.tables
+    import standings.tables
 
     played = []
 
@@ -148,7 +148,7 @@ def test_a_render_after_one_hand_plays_out_that_table_only(client, room, monkeyp
         played.append(len(sheet.hands))
         return hands_left(sheet)
 
-    monkeypatch.setattr(public.tables, "hands_left", counted)
+    monkeypatch.setattr(standings.tables, "hands_left", counted)
     client.get(url(room))
     assert sorted(played) == [4, 4]
     play(seated(room)[1], [knock("B", 5, 15)])

@@ -10,8 +10,9 @@ room's; the queue's matches (ready, without a table) get the tables' estimated f
 in turn, earliest first (a match decided and awaiting confirmation frees its table now).
 A queued match past the tables with an estimate has none.
 
-Everything is worked out as of ``now``, the moment of the render: the response is kept
-per public version (:mod:`public.live`), as the other regions are.
+Everything is worked out as of ``now``, the moment of the render: ``tables.json`` and the
+projector keep what they render per public version (:mod:`public.live`); Round control
+renders it afresh.
 """
 
 from __future__ import annotations
