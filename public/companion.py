@@ -38,7 +38,10 @@ What this module does not do: load anything, render, or know about requests
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -70,10 +73,18 @@ def _against(message: str, table: int | None, name: str) -> SafeString:
     return mark_safe(conditional_escape(message) % {"table": table, "name": isolated})
 
 
-def companion(view: PlayerView, status: str, *, checked_in: bool, field_size: int) -> Companion:
+def companion(
+    view: PlayerView,
+    status: str,
+    *,
+    checked_in: bool,
+    field_size: int,
+    free_table: tuple[int, datetime] | None = None,
+) -> Companion:
     """The state of the player of ``view`` in a tournament of ``status``: ``checked_in``
     is read before the draw only; ``field_size`` is the number of places the standings
-    count, for "9th of 12"."""
+    count, for "9th of 12"; ``free_table``, for a queued match, the table expected to
+    free for it and when (:mod:`standings.tables`)."""
     n = view.next
     kind = n.kind
     if kind == "not_drawn":
@@ -89,6 +100,11 @@ def companion(view: PlayerView, status: str, *, checked_in: bool, field_size: in
             return Companion("playing", say, n.table)
         return Companion("playing", _against(_("Playing against %(name)s"), None, n.opponent))
     if kind == "queued":
+        if free_table is not None:
+            table, start = free_table
+            say = _("Wait: your next match starts when table %(table)s finishes (about %(time)s)")
+            at = time_format(timezone.localtime(start))
+            return Companion("waiting", say % {"table": table, "time": at})
         return Companion("waiting", _("Wait: your next match starts when a table frees"))
     if kind == "waiting":
         if not any(match.played for match in view.played):  # a bye is not a match played

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -312,6 +313,9 @@ class LiveTable:
     a_page: int | None = None
     b_page: int | None = None
     """The club players whose pages the names link to (None: a team, a hidden player)."""
+    expected: datetime | None = None
+    """At a table: when it is likely done; queued: when it should get a table
+    (:mod:`standings.tables`; None: no estimate, or not asked for)."""
 
     @property
     def awaiting(self) -> bool:

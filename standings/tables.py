@@ -87,6 +87,8 @@ class TableEstimate:
 class Queued:
     match: Match
     estimated_start: datetime | None
+    table: int | None = None
+    """The table expected to free for it (None with no estimated start)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +119,6 @@ def _times(data: Results, at_table: Sequence[Match], now: datetime) -> dict[int,
 
 def _started(at_table: Sequence[Match]) -> dict[int, datetime | None]:
     """When each match began (its first hand; ``load`` leaves the column out). One query."""
-    if not at_table:
-        return {}
     rows = Match.objects.filter(pk__in=[m.pk for m in at_table]).order_by()
     return dict(rows.values_list("pk", "started_at"))
 
@@ -142,7 +142,8 @@ def room(data: Results, now: datetime) -> Room:
         (m for m in ready if not m.table and m.status in ("ready", "in_play")),
         key=lambda m: (m.round, m.position, m.pk),
     )
-    times = _times(data, seated, now) if ready else {}
+    # Two queries, whatever is in play: a page that reads this costs the same every time.
+    times = _times(data, seated, now)
     started = _started(seated)
     sheets = data.sheets
     gaps: dict[int, list[float]] = {}
@@ -174,15 +175,16 @@ def room(data: Results, now: datetime) -> Room:
 
 def _queue(tables: list[TableEstimate], waiting: list[Match], now: datetime) -> list[Queued]:
     """The waiting matches, each given the next table expected to be free."""
-    free: list[datetime] = []
+    free: list[tuple[datetime, int]] = []
     for table in tables:
+        number = table.match.table or 0
         if table.estimate is not None:
-            free.append(table.estimate.finish)
+            free.append((table.estimate.finish, number))
         elif table.match.status == Match.Status.AWAITING:
-            free.append(now)  # decided: free as soon as it is confirmed
+            free.append((now, number))  # decided: free as soon as it is confirmed
     free.sort()
     return [
-        Queued(match, free[index] if index < len(free) else None)
+        Queued(match, *free[index]) if index < len(free) else Queued(match, None)
         for index, match in enumerate(waiting)
     ]
 

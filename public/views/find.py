@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.views.decorators.http import condition, require_GET
 
 from public import live as live_pages
@@ -29,6 +31,7 @@ from public.companion import Companion, companion
 from public.live import Live, headers, last_modified, live, not_modified, visitor_tag
 from public.players import MIN_QUERY, PlayerView, people, player_views, search
 from standings.data import Results, load, team_rosters
+from standings.tables import room
 from tournaments import self_checkin
 from tournaments.models import Tournament
 
@@ -65,8 +68,18 @@ def _companions(data: Results, views: dict[int, PlayerView]) -> dict[int, Compan
     checked_in = {entry.pk for entry in data.entries if entry.checked_in}
     status = data.tournament.status
     size = len(data.standings.rows)
+    free: dict[int, tuple[int, datetime]] = {}
+    for queued in room(data, timezone.now()).queue:
+        if queued.table is not None and queued.estimated_start is not None:
+            free[queued.match.pk] = (queued.table, queued.estimated_start)
     return {
-        entry_id: companion(view, status, checked_in=entry_id in checked_in, field_size=size)
+        entry_id: companion(
+            view,
+            status,
+            checked_in=entry_id in checked_in,
+            field_size=size,
+            free_table=free.get(view.next.match_id or 0),
+        )
         for entry_id, view in views.items()
     }
 

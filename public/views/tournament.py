@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template import Context, Engine, RequestContext
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
@@ -46,6 +47,8 @@ from standings.board import LiveTable, bracket_sections, cross_table, late_round
 from standings.data import Results, format_line, load, team_members
 from standings.stages import QUALIFYING, StageView
 from standings.stats import seed_key
+from standings.tables import room
+from tournaments import self_checkin
 from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
 from tournaments.stages.standings import current_stage
@@ -338,7 +341,7 @@ def called(matches: list[Match]) -> int:
 def _display_panels(tournament: Tournament) -> dict[str, Any]:
     """Every panel of the projector, each with the one after it, as every visitor gets it."""
     data = load(tournament)
-    seated, queued = live_tables(data.matches, data.sheets, double=data.double)
+    seated, queued = _expected(data, *live_tables(data.matches, data.sheets, double=data.double))
     panels = display_panels(data, seated)
     context = page_context(data, club_columns=False)
     if "sections" in context:
@@ -357,6 +360,10 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         display_seconds=DISPLAY_SECONDS,
         # Tables waiting for the director (scoring.calls): a badge on every panel.
         calling_tables=director_calls.calling_tables(tournament),
+        # Self check-in open: its code, large, on every panel (the room reads it there).
+        checkin_code=self_checkin.code_of_today(tournament)
+        if self_checkin.is_open(tournament)
+        else "",
     )
     tables = {_table_panel(n): page for n, page in enumerate(_table_pages(seated), 1)}
     bodies, wrapped = {}, {}
@@ -383,6 +390,21 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         "clock_end": current.clock_end_ms if current is not None else None,
         "clock_ends_at": current.clock_ends_at if current is not None else None,
     }
+
+
+def _expected(
+    data: Results, seated: list[LiveTable], queued: list[LiveTable]
+) -> tuple[list[LiveTable], list[LiveTable]]:
+    """The tables with when each is likely done, the queue with when each match should get
+    a table (:mod:`standings.tables`, as of this render: the projector renders once per
+    public version, so after every hand)."""
+    found = room(data, timezone.now())
+    done = {t.match.pk: t.estimate.finish for t in found.tables if t.estimate is not None}
+    starts = {q.match.pk: q.estimated_start for q in found.queue}
+    return (
+        [replace(t, expected=done.get(t.match_id)) for t in seated],
+        [replace(t, expected=starts.get(t.match_id)) for t in queued],
+    )
 
 
 def _display_panel(request: HttpRequest, parts: dict[str, Any]) -> Panel:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import translation
 
 from tests.public.test_find import NAMES, entry, field, match_of, page, player_url
 from tests.scoring.helpers import gin, play
@@ -86,6 +87,27 @@ def test_waiting_for_a_table_then_called_when_one_frees(client):
     queued.refresh_from_db()
     assert queued.table == 1
     assert state_of(client, t, 2) == ("called", "You&#x27;re up: table 1 against María Núñez")
+
+
+def test_waiting_for_a_table_says_which_table_and_about_when(client):
+    """Once table 1 has a hand, the queued players are told it is theirs next and about
+    when (the time tables.json gives the queue)."""
+    from django.urls import reverse
+
+    from tests.public.test_projector_estimates import clock
+    from tests.public.test_tables_json import paced
+
+    t = field(NAMES[:4], tables=1)
+    paced(match_of(t, 1), 3, 4, ago=1)
+    (queued,) = client.get(reverse("public:tables-json", kwargs={"slug": t.slug})).json()["queue"]
+    at = clock(queued["estimated_start"])
+    state, said = state_of(client, t, 2)
+    assert state == "waiting"
+    assert said == f"Wait: your next match starts when table 1 finishes (about {at})"
+    client.cookies["django_language"] = "es"
+    with translation.override("es"):
+        at = clock(queued["estimated_start"])  # Spanish clocks: 24 hours
+    assert f"cuando termine la mesa 1 (hacia las {at})" in state_of(client, t, 2)[1]
 
 
 def test_waiting_for_an_opponent_before_the_first_match(client):
