@@ -51,7 +51,11 @@ def demo_screens() -> list[Screen]:
     entry = t.entries.order_by("seed").first()
     assert entry is not None
     manage = f"/t/{slug}/manage/"
-    return [*_screens(slug, manage, in_play, complete, entry), *_event_screens(t)]
+    return [
+        *_screens(slug, manage, in_play, complete, entry),
+        *_event_screens(t),
+        *_companion_screens(t),
+    ]
 
 
 def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> list[Screen]:
@@ -141,3 +145,37 @@ def _event_screens(t: Tournament) -> list[Screen]:
             Screen("team-table-link", f"/table/{team_match.token}/", "visitor", table_page=True)
         )
     return screens
+
+
+def _companion_screens(t: Tournament) -> list[Screen]:
+    """The player's companion and the room's estimates (issue 33): a knockout of eight at
+    two tables, two matches queued (a waiting player's page says which table should free
+    for them and about when), and a night in registration with self check-in open (its
+    code on the projector)."""
+    from tests.factories import make_bracket, make_entries, make_tournament
+    from tests.public.test_tables_json import paced, seated
+    from tournaments import self_checkin
+
+    knockout = Tournament.objects.filter(slug="friday-knockout").first()
+    if knockout is None:
+        knockout = make_bracket(
+            players=8, tables=2, owner=t.owner, name="Friday knockout", slug="friday-knockout"
+        )
+        for match, minutes in zip(seated(knockout), (3, 8), strict=True):
+            paced(match, 5, minutes, ago=1)
+    waiting = Match.objects.filter(tournament=knockout, table=None, status=Match.Status.READY)
+    queued = waiting.order_by("position").first()
+    assert queued is not None and queued.side_a_id is not None
+    opening = Tournament.objects.filter(slug="saturday-open").first()
+    if opening is None:
+        opening = make_tournament(
+            owner=t.owner, name="Saturday open", slug="saturday-open", status="registration"
+        )
+        make_entries(tournament=opening, count=6)
+    if not self_checkin.is_open(opening):
+        self_checkin.set_self_checkin(tournament=opening, on=True, user=t.owner)
+    return [
+        Screen("projector-tables", f"/t/{t.slug}/display/?panel=tables", "visitor"),
+        Screen("player-waiting", f"/t/{knockout.slug}/players/{queued.side_a_id}/", "visitor"),
+        Screen("projector-checkin", f"/t/{opening.slug}/display/", "visitor"),
+    ]
