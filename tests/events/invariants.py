@@ -3,12 +3,13 @@ entrant. Each check reads a surface as a visitor (or the director, for the archi
 it and returns the problems it saw, one line each naming the surface and the entrant; an
 empty list is a clean bill.
 
-Surfaces: Find me, the player's page (it answers, and its summary agrees with its list of
-matches), the player's club page (it lists the tournament with the same place), the public
-page, ``standings.json``, ``standings.csv``, the standings PDF, the
-projector's standings, the prizes (they add up to the pool, main and side pots), the
-``verify_tournament`` command, and the archive (``export.json`` imported into a fresh
-database and exported again gives the same document).
+Surfaces: Find me, the player's page (it answers, its summary agrees with its list of
+matches, and it says what to do now as the matches stand), ``tables.json``, the player's
+club page (it lists the tournament with the same place), the public page,
+``standings.json``, ``standings.csv``, the standings PDF, the projector's standings, the
+prizes (they add up to the pool, main and side pots), the ``verify_tournament`` command,
+and the archive (``export.json`` imported into a fresh database and exported again gives
+the same document).
 """
 
 from __future__ import annotations
@@ -487,12 +488,73 @@ def _first_difference(before: str, after: str) -> str:
     return "round trip differs in key order or spacing"
 
 
+# -- the companion and the tables ------------------------------------------------------------
+
+AT_A_TABLE = (Match.Status.READY, Match.Status.IN_PLAY, Match.Status.AWAITING)
+
+
+def companions(event: Event, now: State) -> list[Problem]:
+    """Each entrant's page says what to do now, as their matches stand (issue 33): at a
+    table and no hand yet, "called"; a hand in, or the result to confirm, "playing";
+    ready without a table, "waiting" (with the table that should free for them and about
+    when, when ``tables.json`` has a start for the match). And ``tables.json`` lists
+    every match at a table (each in play with a hand has an estimated finish) and every
+    match waiting for one."""
+    problems = []
+    tables = event.visitor.get(event.url("public:tables-json")).json()
+    listed = {row["match"]: row for row in tables["tables"]}
+    queue = {row["match"]: row for row in tables["queue"]}
+    current: dict[int, Match] = {}
+    matches = Match.objects.filter(tournament=event.tournament, status__in=AT_A_TABLE)
+    # A player in several (a round robin): what they do now is the one being played, then
+    # the one at a table, then the first to get one (the last written wins here).
+    for match in sorted(
+        matches.filter(is_bye=False).exclude(side_a=None).exclude(side_b=None),
+        key=lambda m: (m.status == Match.Status.READY, m.table is None, m.round, m.position),
+        reverse=True,
+    ):
+        current[match.side_a_id] = current[match.side_b_id] = match
+        if match.table:
+            row = listed.get(match.key)
+            if row is None or row["table"] != match.table:
+                problems.append(Problem("tables.json", match.key, f"not at table {match.table}"))
+            elif (
+                match.status == Match.Status.IN_PLAY
+                and row["hands"]
+                and not row["estimated_finish"]
+            ):
+                problems.append(Problem("tables.json", match.key, "in play, no estimate"))
+        elif match.key not in queue:
+            problems.append(Problem("tables.json", match.key, "waiting, not in the queue"))
+    for entry in now.entrants:
+        match = current.get(entry.pk)
+        if match is None:
+            continue
+        page = event.visitor.get(event.url("public:player", entry_id=entry.pk)).content.decode()
+        found = re.search(r'<main class="content" data-state="([^"]+)"', page)
+        said = re.search(r'<p class="pv-now[^"]*" role="status">(.+?)</p>', page, re.S)
+        shown = (found.group(1) if found else "none", text_of(said.group(1)) if said else "")
+        if match.status != Match.Status.READY:
+            wanted = "playing"
+        elif match.table:
+            wanted = "called"
+        else:
+            wanted = "waiting"
+        if shown[0] != wanted:
+            problems.append(Problem("companion", entry.name, f"{shown[0]}, not {wanted}"))
+        start = queue.get(match.key, {}).get("estimated_start")
+        if wanted == "waiting" and start and "(about " not in shown[1]:
+            problems.append(Problem("companion", entry.name, f"no time said: {shown[1]}"))
+    return problems
+
+
 # -- all of them ------------------------------------------------------------------------------
 
 
 def check(event: Event, tmp_path) -> list[Problem]:
     now = state(event)
     problems = find_me(event, now) + player_pages(event, now) + public_page(event, now)
+    problems += companions(event, now)
     json_problems, json_rows = standings_json(event, now)
     json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
     csv_problems, csv_places = standings_csv(event, now)

@@ -69,3 +69,35 @@ def test_a_clean_event_then_a_stored_total_that_its_hands_do_not_give(director_c
         p.surface == "verify_tournament" and p.what.startswith(f"{match.key}  total_a")
         for p in problems
     ), problems
+
+
+def test_a_player_page_that_says_wait_at_a_table_and_a_match_off_tables_json_are_reported(
+    director_client, tmp_path, monkeypatch
+):
+    """Halfway through the round robin: a page that tells a called player to wait, and a
+    queued match missing from tables.json, are both reported."""
+    import public.views.find
+    from public.companion import Companion
+    from standings import tables
+
+    rng = random.Random("companions")
+    event = Event(director_client, rng)
+    event.create("Called night", tables=1, bracket_kind="round_robin")
+    for name in names(rng, 4):
+        event.register(name)
+    event.generate()
+    assert check(event, tmp_path) == []
+    monkeypatch.setattr(
+        public.views.find, "companion", lambda *a, **k: Companion("waiting", "Wait")
+    )
+    real_queue = tables._queue
+    monkeypatch.setattr(tables, "_queue", lambda *a: real_queue(*a)[1:])
+    from django.core.cache import cache
+
+    from public.live import forget
+
+    forget()  # rendered again, with the faults
+    cache.clear()
+    problems = [p for p in check(event, tmp_path) if p.surface in ("companion", "tables.json")]
+    assert any(p.surface == "companion" and p.what == "waiting, not called" for p in problems)
+    assert any(p.what == "waiting, not in the queue" for p in problems), problems
