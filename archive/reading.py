@@ -83,13 +83,14 @@ class Plan:
     decisions: list[Any] = field(default_factory=list)  # archive.decision_rows.DecisionPlan
 
 
-def check_archive(data: Any, *, slug: str | None = None) -> Plan:
+def check_archive(data: Any, *, slug: str | None = None, replacing: int | None = None) -> Plan:
     """Everything the archive says, checked (including every hand, by the engine).
 
-    Only reads the database to see whether the slug is free.
+    Only reads the database to see whether the slug is free (or is the tournament of id
+    ``replacing``, whose content the archive is to replace).
     """
     doc = _check_document(data)
-    values, rules, usernames = _check_tournament(doc["tournament"], slug)
+    values, rules, usernames = _check_tournament(doc["tournament"], slug, replacing)
     tournament = Tournament(**values)
     players = _check_players(doc["players"])
     entries, members = _check_entries(doc["entries"], len(players), rules.team_size)
@@ -139,7 +140,7 @@ def _check_document(data: Any) -> Record:
 
 
 def _check_tournament(
-    data: Any, slug: str | None
+    data: Any, slug: str | None, replacing: int | None = None
 ) -> tuple[dict[str, Any], RuleSet, dict[str, list[str]]]:
     """The tournament's field values (under ``slug`` if given, which must be free here),
     its rules, and the usernames of its owner, co-directors and scorekeepers."""
@@ -155,7 +156,7 @@ def _check_tournament(
         values["slug"] = read_field(Tournament._meta.get_field("slug"), slug, "--slug")
     if not values["slug"]:
         raise ArchiveError("tournament.slug must not be empty")
-    if Tournament.objects.filter(slug=values["slug"]).exists():
+    if Tournament.objects.filter(slug=values["slug"]).exclude(pk=replacing).exists():
         raise ArchiveError(
             f"a tournament with the slug {values['slug']!r} already exists here; "
             "import it under another one with --slug NEW"

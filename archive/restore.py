@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import DataError, IntegrityError, connection, transaction
 
 from scoring.models import Hand
-from tournaments import audit
+from tournaments import audit, public_version
 from tournaments.models import (
     AuditEntry,
     Decision,
@@ -108,17 +108,67 @@ def import_archive(data: Any, *, slug: str | None = None, owner: str | None = No
         with transaction.atomic():
             return _write(plan, owner)
     except (IntegrityError, DataError) as error:
-        problem = str(error).strip().splitlines()[0] if str(error).strip() else "refused"
-        raise ArchiveError(f"the archive does not fit this database: {problem}") from None
+        raise _not_fitting(error) from None
 
 
-def _write(plan: Plan, owner: str | None) -> ImportReport:
-    """Save everything in ``plan`` (inside :func:`import_archive`'s transaction)."""
-    users = _users(plan)
+def write_copy(
+    data: Any, *, slug: str, owned_by: Any, replacing: Tournament | None = None
+) -> Tournament:
+    """The archive written as another installation's tournament that this one follows (a
+    mirror, :mod:`publishing`): at ``slug``, owned by ``owned_by`` with no other director
+    or scorekeeper (the archive's usernames are another site's people). With
+    ``replacing``, that tournament's content (details, entries, stages, matches, hands,
+    decisions, audit) is replaced and its row kept: its id, its public version (moved
+    on), its place in seasons. Not an import: nothing is added to the site's own log."""
+    plan = check_archive(data, slug=slug, replacing=replacing.pk if replacing else None)
+    try:
+        with transaction.atomic():
+            if replacing is not None:
+                _clear(replacing)
+                plan.tournament.pk = replacing.pk
+            for match in plan.matches:  # the venue's table links are not links here
+                match.token, match.token_revoked = new_token(), True
+            _write(plan, None, owned_by=owned_by)
+            public_version.changed(plan.tournament)
+            return plan.tournament
+    except (IntegrityError, DataError) as error:
+        raise _not_fitting(error) from None
+
+
+def _not_fitting(error: Exception) -> ArchiveError:
+    problem = str(error).strip().splitlines()[0] if str(error).strip() else "refused"
+    return ArchiveError(f"the archive does not fit this database: {problem}")
+
+
+def _clear(tournament: Tournament) -> None:
+    """Everything of the tournament an archive holds, deleted (in the order the protected
+    references allow); the tournament's row stays."""
+    Decision.objects.filter(tournament=tournament).delete()
+    matches = Match.objects.filter(tournament=tournament)
+    matches.update(next_match=None, loser_next_match=None)
+    Hand.objects.filter(match__tournament=tournament).delete()
+    matches.delete()
+    Stage.objects.filter(tournament=tournament).delete()
+    AuditEntry.objects.filter(tournament=tournament).delete()
+    TeamMember.objects.filter(entry__tournament=tournament).delete()
+    Entry.objects.filter(tournament=tournament).delete()
+
+
+def _write(plan: Plan, owner: str | None, *, owned_by: Any = None) -> ImportReport:
+    """Save everything in ``plan`` (inside :func:`import_archive`'s transaction); with
+    ``owned_by``, a copy (:func:`write_copy`): its owner, no roles, nothing logged."""
+    # A copy names nobody here: the archive's usernames are another site's people.
+    users = _users(plan) if owned_by is None else {}
     tournament = plan.tournament
     report = ImportReport(tournament)
     created, updated = tournament.created, tournament.updated
-    _write_tournament(plan, users, owner, report)
+    if owned_by is not None:
+        tournament.owner = owned_by
+        tournament.save()
+        tournament.co_directors.clear()
+        tournament.scorekeepers.clear()
+    else:
+        _write_tournament(plan, users, owner, report)
     entries, new_players = _write_entries(plan, report)
     stage_pks = _write_stages(plan, entries)
     by_key = _write_matches(plan, entries, report, stage_pks)
@@ -134,6 +184,8 @@ def _write(plan: Plan, owner: str | None) -> ImportReport:
 
     report.entries = len(entries)
     report.matches, report.hands, report.audit = len(plan.matches), len(plan.hands), len(rows)
+    if owned_by is not None:
+        return report
     audit.record(
         tournament=None,
         action="tournament imported",

@@ -134,6 +134,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A tournament mirrored from a venue is read-only here (publishing).
+    "publishing.mirrors.ReadOnlyMirrorMiddleware",
     # A form's submission id: a double tap writes once and answers as the first did.
     "tournaments.submissions.SubmissionMiddleware",
     # Last, as django-axes asks: turns a paused log-in into its page.

@@ -32,4 +32,5 @@ urlpatterns = [
     path("", include("archive.urls")),
     path("", include("money.urls")),
     path("", include("club.urls")),
+    path("", include("publishing.urls")),
 ]

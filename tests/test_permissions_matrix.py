@@ -171,6 +171,9 @@ def build_path(pattern: Pattern, kwargs: dict[str, str]) -> str:
 ALL_200 =               "200   200   200     200    200   200   200   200    200"
 ALL_302 =               "302   302   302     302    302   302   302   302    302"
 ALL_405 =               "405   405   405     405    405   405   405   405    405"
+# A venue publishing (issue 34): its token in the Authorization header, which no visitor
+# here holds; never a cookie, so CSRF does not apply (test_csrf_is_required_for_every_post).
+ALL_401 =               "401   401   401     401    401   401   401   401    401"
 SIGNED_IN =             "login login login   200    200   200   200   200    200"
 # The club's registry and new tournaments: any director.
 DIRECTORS =             "login login login   403    403   200   200   403    200"
@@ -225,7 +228,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "public:display": PUBLIC_PAGE,
     "public:find": PUBLIC_PAGE,
     "public:player": PUBLIC_PAGE,  # a player of the running tournament: names and seeds only
-    "public:self-check-in": (ALL_405, ANYONE_WRITE),  # the registering one's code of today
+    "public:self-check-in": (ALL_405, ANYONE_WRITE),
+    "publishing:changes": (ALL_405, ALL_401),  # the registering one's code of today
     "scoring:match-sheet": PUBLIC_PAGE,
     "scoring:match-entry": PUBLIC_PAGE,
     "scoring:hand-create": (ALL_405, SCORERS_WRITE),
@@ -984,7 +988,7 @@ def request(
 
 PATTERNS = all_patterns()
 GROUPS = sorted({pattern.group for pattern in PATTERNS})
-CELL = re.compile(r"^(200|302|403|404|405|410|login)w?$")
+CELL = re.compile(r"^(200|302|401|403|404|405|410|login)w?$")
 AUDIT_TABLE = "tournaments_auditentry"
 
 
@@ -1058,6 +1062,11 @@ def test_the_player_import_preview_writes_nothing(world):
     assert not wrong, "\n".join(wrong)
 
 
+TOKEN_AUTHED = {"publishing:changes"}
+"""Read no cookie (a token in the Authorization header), so a forged cross-site request
+has nothing to borrow: CSRF does not apply (tests/publishing/test_receiving.py)."""
+
+
 def writer(pattern: Pattern) -> str:
     """The visitor whose POST the matrix lets write here (the director if anyone may),
     else the director."""
@@ -1074,7 +1083,7 @@ def test_csrf_is_required_for_every_post(world, group):
     does what the matrix says."""
     wrong = []
     token = "matrixcsrfsecret" * 2  # 32 characters: a CSRF secret
-    for pattern in (p for p in PATTERNS if p.group == group):
+    for pattern in (p for p in PATTERNS if p.group == group and p.key not in TOKEN_AUTHED):
         role = writer(pattern)
         want = expected(pattern)[1][ROLES.index(role)]  # type: ignore[index]
         refused = request(pattern, world, role, "POST", csrf="")
@@ -1103,6 +1112,9 @@ def test_a_draft_is_private_on_every_public_url(world):
     PDFs are about) put back to draft: 404 to everyone but its directors, who see it."""
     drafts = (world.running.pk, world.staged.pk)
     Tournament.objects.filter(pk__in=drafts).update(status=Tournament.Status.DRAFT)
+    from club import ratings
+
+    ratings.ensure_current()  # a draft is not rated: the rating as it now stands, no page's
     wrong = []
     checked = 0
     for pattern in PATTERNS:
@@ -1141,4 +1153,40 @@ def test_a_draft_is_on_no_club_page_but_its_directors(world):
             shown = world.running.name in body or world.running.slug in body
             if shown and role not in ("dir", "codir"):
                 wrong.append(f"{path} as {role}: names the draft")
+    assert not wrong, "\n".join(wrong)
+
+
+# -- a tournament mirrored from a venue is read-only -----------------------------------------
+
+
+def test_a_mirrored_tournament_refuses_every_write(world):
+    """Every tournament of the world made a mirror of a venue's (issue 34): each POST a
+    visitor may write with, to a URL about one of them (its slug, or a table link of one
+    of its matches), is refused by the one who may write there, naming the venue, and
+    changes nothing."""
+    from publishing.models import Mirror
+
+    for tournament in Tournament.objects.all():
+        Mirror.objects.create(tournament=tournament, owner=tournament.owner, venue="Hall B")
+    # As archive.restore.write_copy leaves a mirror's matches: their table links revoked.
+    Match.objects.update(token_revoked=True)
+    wrong = []
+    checked = 0
+    for pattern in PATTERNS:
+        rows = expected(pattern)
+        if rows is None or not {"slug", "token"} & set(pattern.arguments):
+            continue
+        if pattern.key.startswith(SEASON_URLS):  # a season's slug: the club's own, writable
+            continue
+        if not any(cell.endswith("w") for cell in rows[1]):
+            continue
+        checked += 1
+        outcome = request(pattern, world, writer(pattern), "POST")
+        said = outcome.response.content.decode()
+        if "token" in pattern.arguments:  # a table link: revoked, nothing written
+            if outcome.cell not in ("410", "404"):
+                wrong.append(f"{pattern.key} POST to a mirror's table: {outcome.describe()}")
+        elif outcome.cell != "403" or "Hall B" not in said:
+            wrong.append(f"{pattern.key} POST to a mirror: {outcome.describe()}")
+    assert checked >= 40, checked
     assert not wrong, "\n".join(wrong)

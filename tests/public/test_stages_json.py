@@ -112,5 +112,6 @@ def test_public_pages_of_a_staged_tournament_read_a_fixed_number_of_queries(clie
     # and the club rating's 4 (is it current: 2; its rows: 2); the page also the prize
     # settings (1: none set); the projector neither, but the open calls for the director
     # (1: its badge, issue 32) and the tables' estimates (2: the room's hand times and
-    # the tables' start times, issue 33).
-    assert counts[0] == [6 + 4, 6 + 4 + 1, 6 + 1 + 2], counts
+    # the tables' start times, issue 33). The page and the projector also look, the cache
+    # being cleared, whether the tournament is a mirror of a venue's (1: publishing).
+    assert counts[0] == [6 + 4, 6 + 4 + 1 + 1, 6 + 1 + 2 + 1], counts

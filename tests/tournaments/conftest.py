@@ -13,12 +13,3 @@ def director(client):
     user = make_director(username="dora")
     client.force_login(user)
     return user
-
-
-@pytest.fixture
-def director_client(client):
-    """``client`` logged in as a new director, who is ``client.user``."""
-    user = make_director()
-    client.force_login(user)
-    client.user = user
-    return client

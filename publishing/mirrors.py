@@ -1,0 +1,89 @@
+"""At the club's server: a mirrored tournament is read-only (every write is the venue's),
+and says how fresh it is."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.formats import time_format
+from django.utils.translation import gettext as _
+
+from . import protocol
+from .models import Mirror
+
+SAFE = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+
+def refusal(venue: str) -> str:
+    if venue:
+        return _("This tournament is published from the venue “%(venue)s”: make changes there.") % {
+            "venue": venue
+        }
+    return _("This tournament is published from its venue: make changes there.")
+
+
+MIRRORED = "publishing:mirrored"
+
+
+def mirrored() -> dict[str, str]:
+    """The slugs of the mirrored tournaments here, with their venues: kept in the shared
+    cache (a venue has none; a write there pays no query), dropped when one is made."""
+    found: dict[str, str] | None = cache.get(MIRRORED)
+    if found is None:
+        found = dict(Mirror.objects.values_list("tournament__slug", "venue"))
+        cache.set(MIRRORED, found, MIRRORED_SECONDS)
+    return found
+
+
+MIRRORED_SECONDS = 600
+
+
+def forget_mirrored() -> None:
+    """After a mirror is made: now, and again on commit (a process that looked in the
+    meantime cached the map without it)."""
+    cache.delete(MIRRORED)
+    transaction.on_commit(lambda: cache.delete(MIRRORED))
+
+
+class ReadOnlyMirrorMiddleware:
+    """Refuses any write to a URL of a mirrored tournament (one naming its slug, or a
+    table link of one of its matches), before the view or a recorded answer runs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
+    ) -> HttpResponse | None:
+        if request.method in SAFE:
+            return None
+        route = request.resolver_match.route if request.resolver_match else ""
+        if not route.startswith("t/<slug:slug>/"):  # a season's slug is not a tournament's
+            return None  # (a mirror's table links are revoked: archive.restore.write_copy)
+        venue = mirrored().get(kwargs["slug"])
+        if venue is None:
+            return None
+        message = refusal(venue)
+        if request.headers.get("HX-Request") or "json" in request.headers.get("Accept", ""):
+            return JsonResponse({"error": message}, status=403)
+        return render(request, "publishing/read_only.html", {"message": message}, status=403)
+
+
+def status(mirror: Mirror) -> str:
+    """ "Live from the venue, 12 s behind", or "Last news from the venue at 20:14"."""
+    if mirror.received_at is None:
+        return _("No news from the venue yet")
+    behind = (timezone.now() - mirror.received_at).total_seconds()
+    if behind <= protocol.LIVE_SECONDS:
+        return _("Live from the venue, %(seconds)d s behind") % {"seconds": max(0, behind)}
+    at = timezone.localtime(mirror.received_at)
+    return _("Last news from the venue at %(time)s") % {"time": time_format(at)}
