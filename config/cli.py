@@ -39,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--backups", help="where backups go, e.g. a USB stick")
     venue.add_argument("--no-demo", action="store_true", help="no demo tournament on first start")
     venue.add_argument(
+        "--publish",
+        metavar="URL",
+        help="publish every tournament that is not a draft to the club's server at URL "
+        "(its token in GINCLUB_PUBLISH_TOKEN)",
+    )
+    venue.add_argument(
         "--processes",
         type=int,
         help="serving processes (macOS, Linux); default one per CPU core, at most 4",
@@ -61,6 +67,8 @@ def _environment(options: argparse.Namespace) -> None:
     if options.command == "venue":
         os.environ["GINCLUB_VENUE"] = "1"
         os.environ["GINCLUB_PORT"] = str(options.port)
+        if options.publish:
+            os.environ["GINCLUB_PUBLISH_URL"] = options.publish
 
 
 def _speak_the_director_language() -> None:

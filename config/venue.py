@@ -193,6 +193,20 @@ def start_backups() -> Callable[[], None]:
     return scheduler.stop
 
 
+def start_publishing(out: TextIO) -> Callable[[], None]:
+    """The publishing thread, when started with ``--publish URL`` (publishing.sending);
+    returns what stops it."""
+    from publishing import sending
+
+    destination = sending.configure_from_environment()
+    if destination is None:
+        return lambda: None
+    if not destination.token:
+        out.write("Publishing: GINCLUB_PUBLISH_TOKEN is not set; the club will refuse.\n")
+    out.write(f"Publishing every tournament that is not a draft to {destination.url}\n")
+    return sending.start()
+
+
 def open_files(wanted: int) -> int:
     """Let this process open ``wanted`` files (sockets), up to the hard limit (Unix);
     returns the limit now in force (0 where the system sets none this way)."""
@@ -279,6 +293,7 @@ def serve(
     password = prepare(demo=demo, out=out)
     from config.wsgi import application  # after collectstatic: whitenoise indexes the files
 
+    stop_publishing = start_publishing(out)
     connection.close()  # the other processes open their own
     stop_backups = start_backups()
     stop_watching = watch_addresses(settings.VENUE_ADDRESSES, port, out)
@@ -291,3 +306,4 @@ def serve(
         stop_workers(workers)
         stop_watching.set()
         stop_backups()
+        stop_publishing()

@@ -6,4 +6,5 @@ app_name = "publishing"
 
 urlpatterns = [
     path("publish/changes/", views.changes, name="changes"),
+    path("t/<slug:slug>/manage/publish-as/", views.publish_as, name="publish-as"),
 ]

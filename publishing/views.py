@@ -8,16 +8,24 @@ import gzip
 import json
 import zlib
 
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig, ValidationError
+from django.core.validators import validate_slug
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from scoring import limiter
+from tournaments import audit
 from tournaments.clients import client_address
+from tournaments.models import Tournament
+from tournaments.views.base import manage_view
 
 from . import protocol
+from .models import Publication
 from .receiving import Answer, receive, refused
 from .tokens import token_for
 
@@ -68,3 +76,38 @@ def changes(request: HttpRequest) -> JsonResponse:
     except (ValueError, OSError, EOFError, gzip.BadGzipFile, zlib.error):
         return _answer(refused(protocol.BAD_REQUEST, _("The request is not JSON.")))
     return _answer(receive(token, body))
+
+
+@require_POST
+@manage_view
+def publish_as(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """At the venue: publish the tournament under another slug on the club's server (its
+    own being another tournament's there). The old name there is left as it is."""
+    back = HttpResponseRedirect(reverse("tournaments:round-control", args=[tournament.slug]))
+    slug = request.POST.get("slug", "").strip()
+    try:
+        validate_slug(slug)
+        if not slug or len(slug) > 80:
+            raise ValidationError("length")
+    except ValidationError:
+        messages.error(request, _("A name for the club's server: letters, digits, - and _."))
+        return back
+    with transaction.atomic():
+        publication, _created = Publication.objects.select_for_update().get_or_create(
+            tournament=tournament
+        )
+        before = publication.slug or tournament.slug
+        publication.slug = slug
+        publication.error = publication.error_code = ""
+        publication.acknowledged_through = 0  # a new mirror there: everything again
+        publication.save(update_fields=["slug", "error", "error_code", "acknowledged_through"])
+        audit.record(
+            tournament=tournament,
+            action="published under another name",
+            obj=publication,
+            before={"slug": before},
+            after={"slug": slug},
+            user=request.user,
+        )
+    messages.success(request, _("It will be published as %(slug)s.") % {"slug": slug})
+    return back

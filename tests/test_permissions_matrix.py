@@ -228,8 +228,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "public:display": PUBLIC_PAGE,
     "public:find": PUBLIC_PAGE,
     "public:player": PUBLIC_PAGE,  # a player of the running tournament: names and seeds only
-    "public:self-check-in": (ALL_405, ANYONE_WRITE),
-    "publishing:changes": (ALL_405, ALL_401),  # the registering one's code of today
+    "public:self-check-in": (ALL_405, ANYONE_WRITE),  # the registering one's code of today
+    "publishing:changes": (ALL_405, ALL_401),
+    "publishing:publish-as": ITS_DIRECTORS_ACTION,  # the venue's own name on the club's
     "scoring:match-sheet": PUBLIC_PAGE,
     "scoring:match-entry": PUBLIC_PAGE,
     "scoring:hand-create": (ALL_405, SCORERS_WRITE),
@@ -722,6 +723,7 @@ DEAL_THREE = deal_post(3, [team_knock("B", 1, 20), team_knock("A", 2, 20)])
 
 
 POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
+    "publishing:publish-as": lambda w: {"slug": "friday-night-2"},
     "login": lambda w: {"username": "dir", "password": "not the password"},
     "set_language": lambda w: {"language": "es", "next": "/"},
     "admin:login": lambda w: {"username": "dir", "password": PASSWORD},

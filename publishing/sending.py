@@ -1,0 +1,217 @@
+"""At the venue: every tournament that is not a draft, sent to the club's server as its
+numbered changes (see :mod:`.protocol`), in order, none lost or doubled.
+
+:func:`publish_once` is one pass: each tournament with changes the club has not
+acknowledged, or not heard from in :data:`protocol.HEARTBEAT_SECONDS`, is sent. Nothing
+counts as sent until the club answers 200: a pass cut short (no connection, the laptop
+killed) leaves the number unacknowledged, and the next pass sends it again, which the club
+applies once. The venue server runs passes in a thread (:func:`start`)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import close_old_connections, transaction
+from django.db.models import Count
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from archive.export import export_tournament
+from tournaments.models import AuditEntry, Tournament
+
+from . import protocol
+from .models import Destination, Mirror, Publication
+
+log = logging.getLogger(__name__)
+
+TIMEOUT = 10
+LONGEST_WAIT = 30
+REFUSED_WAIT = 60
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the club said: its status (0: no answer) and its JSON (or the reason there is
+    none)."""
+
+    status: int
+    body: dict[str, Any]
+
+
+Post = Callable[[str, bytes, dict[str, str]], Reply]
+
+
+def http_post(url: str, data: bytes, headers: dict[str, str]) -> Reply:
+    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return Reply(answer.status, json.loads(answer.read() or b"{}"))
+    except urllib.error.HTTPError as error:
+        try:
+            body = json.loads(error.read() or b"{}")
+        except ValueError:
+            body = {}
+        return Reply(error.code, body if isinstance(body, dict) else {})
+    except (OSError, ValueError) as error:
+        return Reply(0, {"error": str(error)})
+
+
+def changes_of(tournaments: list[Tournament]) -> dict[int, int]:
+    """Each tournament's change number: how many audit rows it has. One query."""
+    rows = (
+        AuditEntry.objects.filter(tournament__in=tournaments)
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values_list("tournament", "n")
+    )
+    return dict(rows)
+
+
+def published() -> list[Tournament]:
+    """What the venue publishes: its own tournaments that are not drafts."""
+    mirrored = Mirror.objects.values("tournament")
+    return list(
+        Tournament.objects.exclude(status=Tournament.Status.DRAFT)
+        .exclude(pk__in=mirrored)
+        .order_by("pk")
+    )
+
+
+class Publisher:
+    """Passes over the tournaments, with each one's wait after a failure (in memory: a
+    restart tries at once)."""
+
+    def __init__(self, post: Post = http_post) -> None:
+        self.post = post
+        self.not_before: dict[int, datetime] = {}
+        self.waits: dict[int, float] = {}
+
+    def publish_once(self, now: datetime | None = None) -> int:
+        """One pass; returns how many requests it sent."""
+        destination = Destination.objects.order_by("-pk").first()
+        if destination is None:
+            return 0
+        tournaments = published()
+        numbers = changes_of(tournaments)
+        kept = {p.tournament_id: p for p in Publication.objects.filter(tournament__in=tournaments)}
+        sent = 0
+        for tournament in tournaments:
+            now = now or timezone.now()
+            if self.not_before.get(tournament.pk, now) > now:
+                continue
+            publication = kept.get(tournament.pk) or Publication.objects.create(
+                tournament=tournament
+            )
+            number = numbers.get(tournament.pk, 0)
+            heard = publication.succeeded_at
+            quiet = heard is None or now - heard >= timedelta(seconds=protocol.HEARTBEAT_SECONDS)
+            if number <= publication.acknowledged_through and not quiet:
+                continue
+            full = number > publication.acknowledged_through
+            sent += 1
+            reply = self._send(destination, tournament, publication, full=full)
+            if reply.status == 200 and not full and self._behind(reply, number):
+                sent += 1  # the club has less than it said before (restored): all of it
+                reply = self._send(destination, tournament, publication, full=True)
+            self._record(tournament, publication, reply, timezone.now())
+        return sent
+
+    @staticmethod
+    def _behind(reply: Reply, number: int) -> bool:
+        applied = reply.body.get("applied_through")
+        return isinstance(applied, int) and applied < number
+
+    def _send(
+        self,
+        destination: Destination,
+        tournament: Tournament,
+        publication: Publication,
+        *,
+        full: bool,
+    ) -> Reply:
+        with transaction.atomic():
+            # The number first: the archive read after it holds at least those changes.
+            number = changes_of([tournament]).get(tournament.pk, 0)
+            archive = (
+                export_tournament(tournament, shows_private=lambda _player: False) if full else None
+            )
+        body = {
+            "format": protocol.FORMAT,
+            "version": protocol.VERSION,
+            "venue": destination.venue,
+            "slug": publication.slug or tournament.slug,
+            "through": number,
+            "archive": archive,
+        }
+        data = gzip.compress(json.dumps(body, ensure_ascii=False).encode())
+        headers = {
+            "Authorization": f"Bearer {destination.token}",
+            "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
+        }
+        publication.attempted_at = timezone.now()
+        return self.post(destination.url.rstrip("/") + protocol.PATH, data, headers)
+
+    def _record(
+        self, tournament: Tournament, publication: Publication, reply: Reply, now: datetime
+    ) -> None:
+        fields = ["attempted_at", "succeeded_at", "failing_since", "error", "error_code"]
+        if reply.status == 200 and isinstance(reply.body.get("applied_through"), int):
+            publication.acknowledged_through = reply.body["applied_through"]
+            publication.succeeded_at, publication.failing_since = now, None
+            publication.error = publication.error_code = ""
+            fields.append("acknowledged_through")
+            self.waits.pop(tournament.pk, None)
+            self.not_before.pop(tournament.pk, None)
+        else:
+            refused = 400 <= reply.status < 500 and isinstance(reply.body.get("error"), str)
+            if refused:
+                publication.error = str(reply.body["error"])[:300]
+                publication.error_code = str(reply.body.get("code", ""))[:30]
+                wait = float(REFUSED_WAIT)
+            else:
+                publication.error, publication.error_code = _("no connection"), "connection"
+                wait = min(self.waits.get(tournament.pk, 0.5) * 2, LONGEST_WAIT)
+            publication.failing_since = publication.failing_since or now
+            self.waits[tournament.pk] = wait
+            self.not_before[tournament.pk] = now + timedelta(seconds=wait)
+        publication.save(update_fields=fields)
+
+
+def configure_from_environment() -> Destination | None:
+    """The destination ``ginclub venue --publish URL`` and ``GINCLUB_PUBLISH_TOKEN`` name,
+    stored (the latest wins); None when the venue does not publish."""
+    url = os.environ.get("GINCLUB_PUBLISH_URL", "")
+    if not url:
+        return None
+    token = os.environ.get("GINCLUB_PUBLISH_TOKEN", "")
+    venue = os.environ.get("GINCLUB_VENUE_NAME", "")
+    Destination.objects.all().delete()
+    return Destination.objects.create(url=url, token=token, venue=venue)
+
+
+def start(interval: float = 1.0) -> Callable[[], None]:
+    """The publishing thread of the venue server; returns what stops it."""
+    stopping = threading.Event()
+    publisher = Publisher()
+
+    def run() -> None:
+        while not stopping.wait(interval):
+            try:
+                close_old_connections()
+                publisher.publish_once()
+            except Exception:  # a pass that broke: logged, the next one tries again
+                log.exception("publishing pass failed")
+
+    threading.Thread(target=run, name="ginclub-publishing", daemon=True).start()
+    return stopping.set

@@ -1,0 +1,57 @@
+"""At the venue: how far a tournament's publishing has gone, in one line for the director
+("Published 12 s ago", "37 changes waiting: no connection since 20:14")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.formats import time_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournaments.models import Tournament
+
+from .models import Destination, Publication
+from .sending import changes_of
+
+
+@dataclass(frozen=True)
+class Status:
+    line: str
+    trouble: bool
+    slug_taken: bool = False
+
+
+def status_of(tournament: Tournament) -> Status | None:
+    """The line, or None where the venue does not publish (or the tournament is a draft,
+    which is never sent)."""
+    if tournament.status == Tournament.Status.DRAFT or not Destination.objects.exists():
+        return None
+    publication = Publication.objects.filter(tournament=tournament).first()
+    number = changes_of([tournament]).get(tournament.pk, 0)
+    acknowledged = publication.acknowledged_through if publication else 0
+    waiting = max(0, number - acknowledged)
+    if publication is None or (publication.succeeded_at is None and not publication.error):
+        return Status(_("Not published yet: the first changes go within seconds"), False)
+    if publication.error_code == "connection" and publication.failing_since is not None:
+        since = time_format(timezone.localtime(publication.failing_since))
+        line = ngettext(
+            "%(n)d change waiting: no connection since %(time)s",
+            "%(n)d changes waiting: no connection since %(time)s",
+            waiting,
+        ) % {"n": waiting, "time": since}
+        return Status(line, True)
+    if publication.error:
+        line = _("Not published: %(reason)s") % {"reason": publication.error}
+        return Status(line, True, publication.error_code == "slug-taken")
+    assert publication.succeeded_at is not None
+    seconds = int((timezone.now() - publication.succeeded_at).total_seconds())
+    if waiting:
+        line = ngettext(
+            "Published %(seconds)d s ago; %(n)d change on its way",
+            "Published %(seconds)d s ago; %(n)d changes on their way",
+            waiting,
+        ) % {"seconds": max(0, seconds), "n": waiting}
+        return Status(line, False)
+    return Status(_("Published %(seconds)d s ago") % {"seconds": max(0, seconds)}, False)
