@@ -33,20 +33,21 @@ MIRRORED = "publishing:mirrored"
 
 def mirrored() -> dict[str, str]:
     """The slugs of the mirrored tournaments here, with their venues: kept in the shared
-    cache (a venue has none; a write there pays no query), dropped when one is made."""
+    cache with no expiry (a venue has none; a write there pays no query), dropped
+    whenever a mirror is saved or deleted (:class:`publishing.apps.PublishingConfig`)."""
     found: dict[str, str] | None = cache.get(MIRRORED)
     if found is None:
         found = dict(Mirror.objects.values_list("tournament__slug", "venue"))
-        cache.set(MIRRORED, found, MIRRORED_SECONDS)
+        cache.set(MIRRORED, found, None)
     return found
 
 
-MIRRORED_SECONDS = 600
-
-
-def forget_mirrored() -> None:
-    """After a mirror is made: now, and again on commit (a process that looked in the
-    meantime cached the map without it)."""
+def forget_mirrored(**_signal: Any) -> None:
+    """After a mirror is made, changed or deleted: now, and again on commit (a process
+    that looked in the meantime cached the map without the change). A mirror saved
+    again (each word from its venue) changes nothing the map holds."""
+    if _signal.get("created") is False:
+        return
     cache.delete(MIRRORED)
     transaction.on_commit(lambda: cache.delete(MIRRORED))
 

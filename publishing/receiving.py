@@ -18,7 +18,6 @@ from tournaments import public_version
 from tournaments.models import Tournament
 
 from . import protocol
-from .mirrors import forget_mirrored
 from .models import Mirror, PublishToken
 
 
@@ -83,7 +82,6 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 copy = write_copy(archive, slug=slug, owned_by=token.user)
             except ArchiveError as error:
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
-            forget_mirrored()
             mirror = Mirror.objects.create(
                 tournament=copy,
                 owner=token.user,

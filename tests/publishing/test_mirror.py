@@ -74,3 +74,29 @@ def test_its_table_links_do_not_open(copy, venue):  # noqa: F811
     for match in copy.matches.all():
         assert match.token_revoked and match.token not in venue_tokens
         assert Client().get(f"/table/{match.token}/").status_code == 410
+
+
+def test_the_read_only_check_follows_mirrors_made_and_removed(venue, client):  # noqa: F811
+    """The map of mirrored tournaments is kept in the cache without expiry: made or deleted,
+    a mirror is seen by the next write at once; a write to the site's own pays no query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from publishing.mirrors import mirrored
+
+    assert mirrored() == {}
+    with CaptureQueriesContext(connection) as seen:
+        assert mirrored() == {}
+    assert len(seen) == 0
+    mirror = Mirror.objects.create(tournament=venue, owner=venue.owner, venue="Hall B")
+    assert mirrored() == {"friday": "Hall B"}
+    client.force_login(venue.owner)
+    url = reverse("tournaments:tournament-setup", args=[venue.slug])
+    assert client.post(url, {"name": "Renamed"}).status_code == 403
+    mirror.save()  # a word from the venue: the map stays as it is
+    with CaptureQueriesContext(connection) as seen:
+        assert mirrored() == {"friday": "Hall B"}
+    assert len(seen) == 0
+    mirror.delete()
+    assert mirrored() == {}
+    assert client.post(url, {"name": "Renamed"}).status_code != 403
