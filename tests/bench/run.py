@@ -307,6 +307,12 @@ def entry_queries(director: Any, tournament: Any, client: Any, token_client: Any
     hands = list(match_hands(rules, seed=seed, limit=top))
     result: dict[str, Any] = {}
     spare = ready_matches(tournament)[-2 * len(QUERY_POINTS) :]
+    # The site knows its mirrored tournaments (none) as after any first write: the cold
+    # public pages above emptied the cache, and looking again is one query once, not per
+    # hand (publishing.mirrors).
+    from publishing.mirrors import mirrored
+
+    mirrored()
     for route, who in (("director", client), ("table_link", token_client)):
         counts: dict[str, int] = {}
         sql: dict[str, list[str]] = {}
