@@ -105,8 +105,8 @@ class Publisher:
         numbers = changes_of(tournaments)
         kept = {p.tournament_id: p for p in Publication.objects.filter(tournament__in=tournaments)}
         sent = 0
+        now = now or timezone.now()
         for tournament in tournaments:
-            now = now or timezone.now()
             if self.not_before.get(tournament.pk, now) > now:
                 continue
             publication = kept.get(tournament.pk) or Publication.objects.create(

@@ -142,7 +142,8 @@ def room(data: Results, now: datetime) -> Room:
         (m for m in ready if not m.table and m.status in ("ready", "in_play")),
         key=lambda m: (m.round, m.position, m.pk),
     )
-    # Two queries, whatever is in play: a page that reads this costs the same every time.
+    # The room's hand times always (one query), and the tables' start times once a table
+    # is in use: a page that reads this costs the same whatever the size of the field.
     times = _times(data, seated, now)
     started = _started(seated)
     sheets = data.sheets
