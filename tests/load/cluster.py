@@ -20,11 +20,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +37,6 @@ from typing import Any
 from . import balancer
 from .servers import (
     ROOT,
-    free_port,
     postgres,
     postgres_available,
     redis,
@@ -45,6 +47,25 @@ from .servers import (
 
 # Settings variables of this machine that must not leak into the nodes.
 FOREIGN = ("DATABASE_URL", "SQLITE_PATH", "REDIS_URL", "SITE_URL")
+
+
+def steady_port() -> int:
+    """A free port on 127.0.0.1 below the range the system picks outgoing connections'
+    ports from: chosen now and bound later (a node restarted after a kill binds its old
+    one again), it cannot be taken meanwhile by a connection to PostgreSQL or Redis."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _attempt in range(200):
+        port = random.randrange(10_000, max(10_001, low))
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
 
 
 def unavailable() -> str | None:
@@ -100,7 +121,8 @@ class Cluster:
     workers: int
     threads: int
     front: balancer.Balancer | None = None
-    kills: list[dict[str, Any]] = field(default_factory=list)
+    closed: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def base(self) -> str:
@@ -111,9 +133,12 @@ class Cluster:
         return next(node for node in self.nodes if node.name == name)
 
     def start_node(self, node: Node) -> None:
-        node.process, _base = start_gunicorn(
-            self.env, workers=self.workers, threads=self.threads, log=node.log, port=node.port
-        )
+        with self.lock:  # never after stop(): a node restarted by a thread would outlive us
+            if self.closed:
+                raise RuntimeError("the set is stopped")
+            node.process, _base = start_gunicorn(
+                self.env, workers=self.workers, threads=self.threads, log=node.log, port=node.port
+            )
 
     def kill(self, name: str) -> float:
         """SIGKILL the node (its master and workers, the group we started); when."""
@@ -145,6 +170,8 @@ class Cluster:
 
     def stop(self) -> None:
         """Stop everything this set started (its database and Redis: the caller's ``with``)."""
+        with self.lock:
+            self.closed = True
         if self.front is not None:
             stop(self.front.process)
         for node in self.nodes:
@@ -169,7 +196,7 @@ def cluster(
     problem = unavailable()
     if problem:
         raise RuntimeError(problem)
-    front = front_port or free_port()
+    front = front_port or steady_port()
     connections = nodes * workers * threads + 40  # the nodes, manage commands, the checks
     with postgres(max_connections=max(100, connections)) as database_url, redis() as redis_url:
         data = scratch / "data"
@@ -180,7 +207,8 @@ def cluster(
             database_url=database_url,
             redis_url=redis_url,
             nodes=[
-                Node(f"node{i}", free_port(), scratch / f"node{i}.log") for i in range(1, nodes + 1)
+                Node(f"node{i}", steady_port(), scratch / f"node{i}.log")
+                for i in range(1, nodes + 1)
             ],
             workers=workers,
             threads=threads,
@@ -225,7 +253,7 @@ def serve(args: argparse.Namespace) -> int:
             workers=args.workers,
             threads=args.threads,
             front_port=args.port,
-            stats_port=args.stats_port or free_port(),
+            stats_port=args.stats_port or steady_port(),
         ) as the_set:
             print(the_set.manage("seed_demo", "--if-empty").strip())
             assert the_set.front is not None
