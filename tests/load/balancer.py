@@ -26,8 +26,15 @@ from .followers import latency_ms
 
 HAPROXY = "haproxy"
 BACKEND = "nodes"
-# accept time (s.ms), node, status, response time, total time, retries, termination, method, path
-LOG_FORMAT = "%Ts.%ms %s %ST %Tr %Ta %rc %tsc %HM %HP"
+# when the answer ended (Unix ms), node, status, response time, total time (from the
+# request's first byte: Ta), retries, termination state, method, path. Not HAProxy's accept
+# date: on a kept-alive connection that is when it began waiting for the request.
+LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %HP"
+
+
+# A node that refuses a connection (or times out connecting) is out at once, before the
+# health check notices: the request is sent to another node, and so are the next ones.
+OBSERVE = "observe layer4 error-limit 1 on-error mark-down"
 
 
 def available() -> str | None:
@@ -50,7 +57,7 @@ def config(
     ``stats_port`` if given. Each node is sent at most ``node_connections`` requests at
     once; the rest wait in HAProxy's queue (up to 10 s), not in the node's."""
     servers = "\n".join(
-        f"    server {name} 127.0.0.1:{port} check maxconn {node_connections}"
+        f"    server {name} 127.0.0.1:{port} check maxconn {node_connections} {OBSERVE}"
         for name, port in nodes
     )
     stats = (
@@ -77,9 +84,9 @@ defaults
     timeout http-request 10s
     timeout http-keep-alive 15s
     # A request whose node is gone (refused, or closed without an answer: killed) goes
-    # once more, to another node. GETs are safe to repeat, and so is a venue's publishing
+    # again, to another node. GETs are safe to repeat, and so is a venue's publishing
     # POST: the club applies each numbered change once.
-    retries 1
+    retries 3
     option redispatch 1
     retry-on conn-failure empty-response
 
@@ -93,7 +100,9 @@ backend {BACKEND}
     option httpchk
     http-check send meth GET uri / ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
-    default-server inter 1s fall 2 rise 2
+    # Checked every second (every 250 ms while failing), out after two failed checks or
+    # at once when a request cannot reach it (observe ...), back after two good checks.
+    default-server inter 1s fastinter 250ms fall 2 rise 2
 {servers}
 {stats}"""
 
@@ -233,7 +242,7 @@ class StateWatch(threading.Thread):
 @dataclass
 class Logged:
     at: float
-    """Accept time, Unix seconds."""
+    """When HAProxy had the request's first byte, Unix seconds (its end minus Ta)."""
     node: str
     status: int
     total_ms: int
@@ -266,9 +275,10 @@ def read_log(path: Path) -> list[Logged]:
         if len(parts) != 9:
             continue
         try:
-            at, status, total = float(parts[0]), int(parts[2]), int(parts[4])
+            end, status, total = int(parts[0]) / 1000, int(parts[2]), int(parts[4])
         except ValueError:
             continue
+        at = end - max(0, total) / 1000
         rows.append(Logged(at, parts[1], status, total, parts[5], parts[6], parts[7], parts[8]))
     return rows
 
@@ -276,7 +286,7 @@ def read_log(path: Path) -> list[Logged]:
 def node_figures(
     rows: Sequence[Logged], *, start: float, end: float, prefix: str = ""
 ) -> dict[str, dict[str, Any]]:
-    """Per node, the requests (whose path starts with ``prefix``) HAProxy accepted between
+    """Per node, the requests (whose path starts with ``prefix``) HAProxy received between
     ``start`` and ``end`` (Unix seconds): how many, a second, by status, and their time in
     HAProxy (p50/p95/max)."""
     by_node: dict[str, list[Logged]] = {}

@@ -46,6 +46,8 @@ from .cluster import FOREIGN, Cluster, cluster, unavailable
 from .followers import appearance_delays, latency_ms, poll_seconds, summarize
 from .followers_phase import (
     collect_followers,
+    group_cpu,
+    machine_busy,
     run_tables,
     setup,
     spawn_followers,
@@ -164,6 +166,54 @@ class Killer(threading.Thread):
             self.report["failed"] = f"{error!r}"
 
 
+class CpuShares(threading.Thread):
+    """The share of a core each part used from ``start_at`` to ``until`` (Linux /proc),
+    read every second: ``groups()`` names each part's process groups (node1's changes when
+    it is restarted); a group's last reading counts after it is gone (killed)."""
+
+    def __init__(self, groups: Any, start_at: float, until: float) -> None:
+        super().__init__(daemon=True)
+        self.groups, self.start_at, self.until = groups, start_at, until
+        self.base: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.owner: dict[int, str] = {}
+        self.machine: list[tuple[float, float]] = []
+        self.start()
+
+    def run(self) -> None:
+        time.sleep(max(0.0, self.start_at - time.monotonic()))
+        self.machine.append(machine_busy())
+        first = True
+        while True:
+            for name, pids in self.groups().items():
+                for pid in pids:
+                    used = group_cpu(pid) or 0.0
+                    if pid not in self.owner:
+                        self.owner[pid] = name
+                        self.base[pid] = used if first else 0.0
+                    if used > 0:
+                        self.last[pid] = used
+            first = False
+            if time.monotonic() >= self.until:
+                break
+            time.sleep(min(1.0, max(0.0, self.until - time.monotonic())))
+        self.machine.append(machine_busy())
+
+    def percent(self) -> dict[str, float]:
+        span = max(1e-9, self.until - self.start_at)
+        shares: dict[str, float] = {}
+        for pid, name in self.owner.items():
+            used = self.last.get(pid, self.base[pid]) - self.base[pid]
+            shares[name] = shares.get(name, 0.0) + 100 * max(0.0, used) / span
+        shares = {name: round(value, 1) for name, value in shares.items()}
+        if len(self.machine) == 2:
+            (busy0, total0), (busy1, total1) = self.machine
+            shares["machine busy (of all cores)"] = round(
+                100 * (busy1 - busy0) / max(1e-9, total1 - total0), 1
+            )
+        return shares
+
+
 def venue_env(scratch: Path, front: str, token: str) -> dict[str, str]:
     env = {
         k: v
@@ -247,6 +297,8 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
     from .run import verify
 
     configure_venue_database(scratch)
+    if not args.interval:
+        args.interval, _source = poll_seconds()
     tournament, plans, wins = setup(args.players, args.tables, "venue")
     the_set.manage("shell", "-c", CLUB_DIRECTOR)
     token = the_set.manage("publish_token", "clubdir").strip().splitlines()[-1]
@@ -264,12 +316,23 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
         followers = spawn_followers(front, tournament.slug, args, start_at, seconds, True)
         watch = balancer.StateWatch(the_set.front) if the_set.front else None
         watcher = Watcher(f"{front}/t/{tournament.slug}/standings.json", start_at, until + 15)
+        cpu = CpuShares(
+            lambda: {
+                "venue": [venue.pid],
+                "haproxy": [the_set.front.process.pid] if the_set.front else [],
+                **{n.name: [n.process.pid] for n in the_set.nodes if n.process},
+                "followers": [process.pid for process, _out in followers],
+            },
+            start_at,
+            until,
+        )
         killer = None
         if not args.no_kill:
             killer = Killer(the_set, start_at, start_at + args.kill_after, args.down_seconds)
         stats, results, winning = run_tables(venue_base, plans, wins, args, start_at, until)
         polls, client = collect_followers(followers, start_at + seconds + args.poll_timeout + 120)
         watcher.join(timeout=30)
+        cpu.join(timeout=10)
         if killer is not None:
             killer.join(timeout=60)
         changes = watch.stop() if watch else []
@@ -324,6 +387,7 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
             "max_ms": lag.max_ms,
             "watcher_errors": watcher.errors[:10],
         },
+        "cpu_percent_of_a_core": cpu.percent(),
         "catch_up_after_tables_s": round(catch_up_s, 2),
         "mirror": exact,
         "standings_equal": venue_standings == mirror_standings,
@@ -419,6 +483,7 @@ def print_cluster(result: dict[str, Any]) -> None:
         f"{lag['max_ms']} ms\n"
         f"  hand → follower's standings: p50 {delay['p50_ms']} · p95 {delay['p95_ms']} · max "
         f"{delay['max_ms']} ms · {delay['missed']} of {delay['pairs']} never\n"
+        f"  CPU while the tables play (% of a core): {result['cpu_percent_of_a_core']}\n"
         f"  mirror after the tables: {result['mirror']} in {result['catch_up_after_tables_s']} s"
         f" · standings equal {result['standings_equal']}"
     )
@@ -459,10 +524,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--keep-scratch", type=Path, metavar="DIR")
     args = parser.parse_args(argv)
     args.players = args.players or 2 * args.tables
-    if args.poll_interval:
-        args.interval = args.poll_interval
-    else:
-        args.interval, _source = poll_seconds()
+    args.interval = args.poll_interval  # or the site's, once Django is set up (phase)
     return args
 
 
