@@ -97,10 +97,13 @@ bench: $(DEV_STAMP)
 ## enter hands (the followers phase); then the fault test; then the lossy phase (64 tables
 ## through a loopback proxy that drops 10% of connections and delays the rest up to 5 s:
 ## every hand stored once, every phone showing the server's score; .bench/lossy.json);
-## each runs even if a budget broke before
+## then the cluster phase (a venue publishing 64 tables' hands to two gunicorn nodes on
+## PostgreSQL and Redis behind HAProxy while 2,000 followers poll the mirror and one node
+## is killed and restarted: .bench/cluster.json); each runs even if a budget broke before
 loadtest: $(DEV_STAMP)
 	@status=0; $(PY) -m tests.load.run || status=1; $(PY) -m tests.load.faults || status=1; \
-		$(PY) -m tests.load.lossy --tables 64 || status=1; exit $$status
+		$(PY) -m tests.load.lossy --tables 64 || status=1; \
+		$(PY) -m tests.load.cluster --load || status=1; exit $$status
 
 ## cluster: the club's server past one machine, on loopback: a throwaway PostgreSQL 15,
 ## Redis, two gunicorn app nodes and HAProxy in front (round robin, health checks); the
