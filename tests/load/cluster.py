@@ -257,8 +257,11 @@ def serve(args: argparse.Namespace) -> int:
         ) as the_set:
             print(the_set.manage("seed_demo", "--if-empty").strip())
             assert the_set.front is not None
+            port = the_set.base.rsplit(":", 1)[1]
             print(
-                f"\nThe club's server: {the_set.base}/  (log in as director / gin-rummy-demo)\n"
+                f"\nThe club's server: http://localhost:{port}/ (log in as director / "
+                "gin-rummy-demo; its cookies are secure-only, as on a club's server, which "
+                "browsers allow on localhost over plain HTTP)\n"
                 f"HAProxy's stats: {the_set.front.stats_url}\n"
                 f"HAProxy's configuration: {the_set.front.config_path}\n"
                 + "".join(
