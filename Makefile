@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest faults messages translations clean screenshots dist wheel-check pythons events map
+.PHONY: run dev test lint typecheck pytest test-deps bench loadtest cluster faults messages translations clean screenshots dist wheel-check pythons events map
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -62,14 +62,16 @@ pythons: $(DEV_STAMP)
 	$(PY) .ci/python_versions
 
 ## test-deps: Debian's Chromium (Playwright drives it; never a downloaded browser),
-## poppler-utils (PDF pages to PNG), zbar-tools (decodes the printed QR codes) and
-## redis-server (the guess limiter's tests start a throwaway one on loopback)
+## poppler-utils (PDF pages to PNG), zbar-tools (decodes the printed QR codes),
+## redis-server (the guess limiter's tests start a throwaway one on loopback) and haproxy
+## (make cluster and its smoke test put it in front of two app nodes)
 test-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 \
-		&& command -v zbarimg >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 || { \
-		echo "Installing Debian's chromium, poppler-utils, zbar-tools and redis-server for the tests"; \
+		&& command -v zbarimg >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 \
+		&& command -v haproxy >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium, poppler-utils, zbar-tools, redis-server and haproxy for the tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq chromium poppler-utils zbar-tools redis-server >/dev/null; }
+		apt-get install -y -qq chromium poppler-utils zbar-tools redis-server haproxy >/dev/null; }
 
 ## screenshots: every screen of the demo (director, public, projector, table link, error
 ## pages) on a desktop (1280 wide) and a phone (390x844), in each language, into
@@ -95,10 +97,19 @@ bench: $(DEV_STAMP)
 ## enter hands (the followers phase); then the fault test; then the lossy phase (64 tables
 ## through a loopback proxy that drops 10% of connections and delays the rest up to 5 s:
 ## every hand stored once, every phone showing the server's score; .bench/lossy.json);
-## each runs even if a budget broke before
+## then the cluster phase (a venue publishing 64 tables' hands to two gunicorn nodes on
+## PostgreSQL and Redis behind HAProxy while 2,000 followers poll the mirror and one node
+## is killed and restarted: .bench/cluster.json); each runs even if a budget broke before
 loadtest: $(DEV_STAMP)
 	@status=0; $(PY) -m tests.load.run || status=1; $(PY) -m tests.load.faults || status=1; \
-		$(PY) -m tests.load.lossy --tables 64 || status=1; exit $$status
+		$(PY) -m tests.load.lossy --tables 64 || status=1; \
+		$(PY) -m tests.load.cluster --load || status=1; exit $$status
+
+## cluster: the club's server past one machine, on loopback: a throwaway PostgreSQL 15,
+## Redis, two gunicorn app nodes and HAProxy in front (round robin, health checks); the
+## demo seeded, the URLs printed; Ctrl+C stops everything (tests/load/cluster.py)
+cluster: $(DEV_STAMP) test-deps
+	$(PY) -m tests.load.cluster
 
 ## faults: the server SIGKILLed 4 times while 16 tables enter hands (SQLite through the
 ## venue server and gunicorn, PostgreSQL through gunicorn): 0 acknowledged hands lost or

@@ -224,7 +224,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # as the table-link limiter reads it), that pair is paused for AXES_COOLOFF_TIME, without
 # the password being checked (429, registration/locked_out.html). The same username from
 # another device, and other usernames, are not: a player cannot lock the director out.
-# Attempts are rows in the database every worker shares (admin: "Access attempts").
+# Attempts are rows in the database every worker shares (admin: "Access attempts"), or
+# counts in Redis when REDIS_URL is set (AXES_HANDLER, below with the cache).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -274,7 +275,11 @@ STORAGES = {
 }
 
 # One cache every server process shares (the table-link guess limiter counts across all
-# gunicorn workers): files in the data folder, or Redis when REDIS_URL is set.
+# gunicorn workers): files in the data folder, or Redis when REDIS_URL is set. With Redis
+# (a club's server, possibly on several machines) the log-in limiter counts there too:
+# every node sees the same wrong passwords, and a flood of them writes no database rows
+# (the admin's "Access attempts" then stays empty; `axes_reset_ip_username ADDRESS
+# USERNAME` lifts a pause early). Without it the limiter keeps its rows in the database.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
@@ -282,6 +287,7 @@ if os.environ.get("REDIS_URL"):
             "LOCATION": os.environ["REDIS_URL"],
         }
     }
+    AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
 else:
     CACHES = {
         "default": {
@@ -289,6 +295,7 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
+    AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 
 
 def trusted_proxies(name: str) -> list[str]:

@@ -26,6 +26,7 @@ NAMES = [
     "SECURE_HSTS_SECONDS",
     "SECRET_KEY",
     "CACHES",
+    "AXES_HANDLER",
 ]
 
 
@@ -75,6 +76,13 @@ def test_redis_is_the_shared_cache_when_redis_url_is_set(tmp_path):
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/0",
     }
+    # The log-in limiter counts in it too: shared by every node, no row per wrong password.
+    assert settings["AXES_HANDLER"] == "axes.handlers.cache.AxesCacheHandler"
+
+
+def test_without_redis_the_log_in_limiter_counts_in_the_database(tmp_path):
+    settings = settings_under(GINCLUB_DATA_DIR=str(tmp_path))
+    assert settings["AXES_HANDLER"] == "axes.handlers.database.AxesDatabaseHandler"
 
 
 def adapter(name: str, *ips: object) -> SimpleNamespace:

@@ -1,0 +1,310 @@
+"""``make cluster``: the club's server past one machine, on loopback (issue 34).
+
+``python -m tests.load.cluster`` starts the whole set a club runs on several machines,
+here on one: a throwaway PostgreSQL 15 cluster (the data), Redis (the cache and the guess
+limiters: table links, publishing tokens, log-ins), two stateless gunicorn app nodes, and
+HAProxy in front of them, round robin with health checks (:mod:`tests.load.balancer`).
+It migrates the database once, collects the static files once (the nodes share them),
+seeds the demo (a director and a living tournament), prints the URLs and serves until
+Ctrl+C; then, or on any other way out (an error, SIGTERM, SIGHUP), it stops every process
+it started, by its id, and deletes the scratch folder.
+
+``python -m tests.load.cluster --load`` is the load phase instead
+(:mod:`tests.load.cluster_phase`; ``make loadtest`` runs it too).
+
+Only 127.0.0.1 and 127.0.0.2 are ever used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import balancer
+from .servers import (
+    ROOT,
+    postgres,
+    postgres_available,
+    redis,
+    redis_available,
+    start_gunicorn,
+    stop,
+)
+
+# Settings variables of this machine that must not leak into the nodes.
+FOREIGN = ("DATABASE_URL", "SQLITE_PATH", "REDIS_URL", "SITE_URL")
+
+
+def steady_port() -> int:
+    """A free port on 127.0.0.1 below the range the system picks outgoing connections'
+    ports from: chosen now and bound later (a node restarted after a kill binds its old
+    one again), it cannot be taken meanwhile by a connection to PostgreSQL or Redis."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _attempt in range(200):
+        port = random.randrange(10_000, max(10_001, low))
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port below the ephemeral range")
+
+
+def unavailable() -> str | None:
+    """Why the set cannot be started here (PostgreSQL, Redis or HAProxy missing), or None."""
+    return postgres_available() or redis_available() or balancer.available()
+
+
+def node_env(database_url: str, redis_url: str, data: Path, front: int) -> dict[str, str]:
+    """The nodes' settings, as a club's server has them (docs/club-server.md): DEBUG off,
+    PostgreSQL, Redis, HAProxy trusted for the client's address; plain HTTP on loopback
+    (a club puts TLS in front)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "GINCLUB_")) and k not in FOREIGN
+    }
+    env.update(
+        PYTHONPATH=str(ROOT),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_CSRF_TRUSTED_ORIGINS=f"http://127.0.0.1:{front},http://localhost:{front}",
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_TRUSTED_PROXIES="127.0.0.1",
+        SITE_URL=f"http://127.0.0.1:{front}",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        GINCLUB_DATA_DIR=str(data),
+    )
+    return env
+
+
+@dataclass
+class Node:
+    name: str
+    port: int
+    log: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class Cluster:
+    scratch: Path
+    env: dict[str, str]
+    database_url: str
+    redis_url: str
+    nodes: list[Node]
+    workers: int
+    threads: int
+    front: balancer.Balancer | None = None
+    closed: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def base(self) -> str:
+        assert self.front is not None
+        return self.front.base
+
+    def node(self, name: str) -> Node:
+        return next(node for node in self.nodes if node.name == name)
+
+    def start_node(self, node: Node) -> None:
+        with self.lock:  # never after stop(): a node restarted by a thread would outlive us
+            if self.closed:
+                raise RuntimeError("the set is stopped")
+            node.process, _base = start_gunicorn(
+                self.env, workers=self.workers, threads=self.threads, log=node.log, port=node.port
+            )
+
+    def kill(self, name: str) -> float:
+        """SIGKILL the node (its master and workers, the group we started); when."""
+        node = self.node(name)
+        assert node.process is not None
+        os.killpg(node.process.pid, signal.SIGKILL)
+        node.process.wait(timeout=10)
+        return time.monotonic()
+
+    def restart(self, name: str) -> float:
+        """Start the node again on its port and wait until it answers; when it did."""
+        self.start_node(self.node(name))
+        return time.monotonic()
+
+    def manage(self, *args: str, timeout: float = 600) -> str:
+        """A ``manage.py`` command with the nodes' settings; its output."""
+        done = subprocess.run(
+            [sys.executable, "-m", "config.cli", "manage", *args],
+            cwd=ROOT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode:
+            raise RuntimeError(f"manage {' '.join(args)}: {done.stderr[-3000:]}")
+        return done.stdout
+
+    def stop(self) -> None:
+        """Stop everything this set started (its database and Redis: the caller's ``with``)."""
+        with self.lock:
+            self.closed = True
+        if self.front is not None:
+            stop(self.front.process)
+        for node in self.nodes:
+            if node.process is not None:
+                stop(node.process)
+
+
+@contextlib.contextmanager
+def cluster(
+    scratch: Path,
+    *,
+    nodes: int = 2,
+    workers: int = 2,
+    threads: int = 2,
+    front_port: int = 0,
+    stats_port: int | None = None,
+    node_connections: int = 16,
+) -> Iterator[Cluster]:
+    """PostgreSQL, Redis, ``nodes`` gunicorn nodes (``workers`` × ``threads`` each) and
+    HAProxy on 127.0.0.1, the database migrated and the static files collected; yields the
+    set, and stops all of it after, whatever happened."""
+    problem = unavailable()
+    if problem:
+        raise RuntimeError(problem)
+    front = front_port or steady_port()
+    connections = nodes * workers * threads + 40  # the nodes, manage commands, the checks
+    with postgres(max_connections=max(100, connections)) as database_url, redis() as redis_url:
+        data = scratch / "data"
+        data.mkdir(parents=True, exist_ok=True)
+        the_set = Cluster(
+            scratch=scratch,
+            env=node_env(database_url, redis_url, data, front),
+            database_url=database_url,
+            redis_url=redis_url,
+            nodes=[
+                Node(f"node{i}", steady_port(), scratch / f"node{i}.log")
+                for i in range(1, nodes + 1)
+            ],
+            workers=workers,
+            threads=threads,
+        )
+        try:
+            the_set.manage("migrate", "--verbosity", "0")
+            the_set.manage("collectstatic", "--noinput", "--verbosity", "0")
+            for node in the_set.nodes:
+                the_set.start_node(node)
+            the_set.front = balancer.start(
+                scratch,
+                front,
+                [(node.name, node.port) for node in the_set.nodes],
+                stats_port=stats_port,
+                node_connections=node_connections,
+            )
+            yield the_set
+        finally:
+            the_set.stop()
+
+
+# -- make cluster ---------------------------------------------------------------------------
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl+C does: through every ``finally``."""
+
+    def leave(number: int, _frame: Any) -> None:
+        raise SystemExit(128 + number)
+
+    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGHUP, leave)
+
+
+def serve(args: argparse.Namespace) -> int:
+    stop_on_signals()
+    with tempfile.TemporaryDirectory(prefix="ginclub-cluster-") as scratch:
+        print("Starting PostgreSQL, Redis, two app nodes and HAProxy on 127.0.0.1…", flush=True)
+        with cluster(
+            Path(scratch),
+            nodes=args.nodes,
+            workers=args.workers,
+            threads=args.threads,
+            front_port=args.port,
+            stats_port=args.stats_port or steady_port(),
+        ) as the_set:
+            print(the_set.manage("seed_demo", "--if-empty").strip())
+            assert the_set.front is not None
+            port = the_set.base.rsplit(":", 1)[1]
+            print(
+                f"\nThe club's server: http://localhost:{port}/ (log in as director / "
+                "gin-rummy-demo; its cookies are secure-only, as on a club's server, which "
+                "browsers allow on localhost over plain HTTP)\n"
+                f"HAProxy's stats: {the_set.front.stats_url}\n"
+                f"HAProxy's configuration: {the_set.front.config_path}\n"
+                + "".join(
+                    f"{node.name}: {node.base}/ (gunicorn, process group "
+                    f"{node.process.pid if node.process else '-'})\n"
+                    for node in the_set.nodes
+                )
+                + f"PostgreSQL: {the_set.database_url}\nRedis: {the_set.redis_url}\n"
+                "Kill a node (kill -9 -GROUP) and watch HAProxy take it out. "
+                "Ctrl+C stops everything.",
+                flush=True,
+            )
+            try:
+                while True:
+                    time.sleep(1)
+                    if the_set.front and the_set.front.process.poll() is not None:
+                        print("HAProxy exited; stopping.", flush=True)
+                        return 1
+            except KeyboardInterrupt:
+                print("\nStopping…", flush=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--load" in argv:
+        from .cluster_phase import main as load
+
+        return load([a for a in argv if a != "--load"])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--load", action="store_true", help="the load phase instead")
+    parser.add_argument("--nodes", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per node")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker")
+    parser.add_argument("--port", type=int, default=0, help="HAProxy's (default: a free one)")
+    parser.add_argument("--stats-port", type=int, default=0)
+    args = parser.parse_args(argv)
+    problem = unavailable()
+    if problem:
+        print(f"make cluster: {problem}", file=sys.stderr)
+        return 2
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""The club's server past one machine, in miniature (issue 34): PostgreSQL, Redis, two
+gunicorn nodes and HAProxy on loopback (:mod:`tests.load.cluster`).
+
+The cluster phase with 4 tables at the venue and 50 followers of the mirror for 20 s, node1
+killed (SIGKILL) 6 s in and started again 4 s later: no follower loses more than one poll
+(HAProxy sends a request whose node is gone to the other), HAProxy took the node out and
+back, and the mirror ends exactly the venue. And the log-in limiter counts in Redis, so a
+pause earned through both nodes holds on each.
+
+Everything runs in processes of its own with scratch databases, on 127.0.0.1 and 127.0.0.2.
+Skipped only where PostgreSQL 15, Redis or HAProxy cannot run (`make test-deps` installs
+them)."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import re
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.load import balancer
+from tests.load.cluster import cluster, unavailable
+
+ROOT = Path(__file__).resolve().parents[2]
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def needs_the_set():
+    problem = unavailable()
+    if problem:
+        pytest.skip(problem)
+
+
+def test_a_node_killed_under_followers_costs_each_at_most_one_poll(tmp_path):
+    report_path = tmp_path / "cluster.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tests.load.cluster",
+            "--load",
+            "--tables",
+            "4",
+            "--followers",
+            "50",
+            "--follow-seconds",
+            "20",
+            "--poll-interval",
+            "2",
+            "--hand-interval",
+            "1",
+            "--kill-after",
+            "6",
+            "--down-seconds",
+            "4",
+            "--max-poll-p95-ms",
+            "5000",
+            "--report",
+            str(report_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=400,
+        check=False,
+    )
+    assert report_path.exists(), done.stdout + done.stderr
+    result = json.loads(report_path.read_text())["run"]
+    assert "failed" not in result, result
+    assert result["failures"] == [], done.stdout
+    # The kill happened, and HAProxy took node1 out and back.
+    kill = result["kill"]
+    assert kill["killed_at_s"] > 5 and "failed" not in kill, kill
+    changes = result["haproxy_node_changes"]
+    assert any(c.endswith("node1 DOWN") for c in changes), changes
+    assert changes[-1].endswith("node1 UP"), changes
+    # Both nodes served the followers; no follower lost more than one poll.
+    assert set(result["per_node"]) == {"node1", "node2"}, result["per_node"]
+    assert result["follower_losses"]["most_lost_by_one_follower"] <= 1, result
+    assert result["followers_answered"] == 50
+    # Every hand reached the mirror, which ends exactly the venue.
+    assert result["publish_lag"]["missed"] == 0 and result["publish_lag"]["seen"] > 10
+    assert result["mirror"]["exact"] and result["standings_equal"], result["mirror"]
+    assert result["mirror"]["mirror_hands"] == result["mirror"]["venue_hands"] > 10
+    assert result["lost_hands"] == result["duplicated_hands"] == 0
+    assert done.returncode == 0, done.stdout
+
+
+class Browser:
+    """One device: its cookies, loopback only, no proxy. The nodes run as a club's server
+    does, with secure-only cookies; like browsers, it sends them to plain-HTTP loopback."""
+
+    def __init__(self) -> None:
+        policy = http.cookiejar.DefaultCookiePolicy(secure_protocols=("https", "http"))
+        self.opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({}),
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar(policy)),
+        )
+        self.token = ""
+
+    def log_in(self, base: str, username: str, password: str) -> int:
+        """POST the log-in form (its page is opened the first time only, so that one
+        device's attempts through HAProxy alternate between the nodes); the status."""
+        if not self.token:
+            with self.opener.open(base + "/accounts/login/", timeout=30) as page:
+                found = CSRF.search(page.read().decode())
+            assert found, "no CSRF token on the log-in page"
+            self.token = found[1]
+        data = urllib.parse.urlencode(
+            {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
+        ).encode()
+        request = urllib.request.Request(
+            base + "/accounts/login/", data=data, headers={"Referer": base + "/accounts/login/"}
+        )
+        try:
+            with self.opener.open(request, timeout=30) as answer:
+                # A log-in that worked ends on the dashboard; a wrong password, back on the form.
+                return 302 if "/accounts/login/" not in answer.url else answer.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+
+def test_wrong_passwords_through_both_nodes_share_one_limit_in_redis(tmp_path):
+    with cluster(tmp_path) as the_set:
+        the_set.manage(
+            "shell",
+            "-c",
+            "from django.contrib.auth import get_user_model; "
+            "get_user_model().objects.create_superuser('clubdir', '', 'club-director-long-pw')",
+        )
+        device = Browser()
+        # Ten wrong passwords through HAProxy: round robin gives each node about half.
+        answers = [device.log_in(the_set.base, "clubdir", f"wrong-{n}") for n in range(10)]
+        assert answers[:9] == [200] * 9 and answers[9] == 429, answers
+        assert the_set.front is not None
+        posts = [
+            row.node
+            for row in balancer.read_log(the_set.front.log)
+            if row.method == "POST" and row.path == "/accounts/login/"
+        ]
+        assert posts.count("node1") >= 4 and posts.count("node2") >= 4, posts
+        # Each node alone saw fewer than ten, yet each keeps the pause: the right password
+        # is turned away on both, and no attempt was written to the database.
+        for node in the_set.nodes:
+            assert Browser().log_in(node.base, "clubdir", "club-director-long-pw") == 429
+        count = the_set.manage(
+            "shell",
+            "-c",
+            "from axes.models import AccessAttempt; print(AccessAttempt.objects.count())",
+        )
+        assert count.strip().splitlines()[-1] == "0"
+        # Lifted early for that device and username, it logs in again.
+        the_set.manage("axes_reset_ip_username", "127.0.0.1", "clubdir")
+        assert Browser().log_in(the_set.base, "clubdir", "club-director-long-pw") == 302
