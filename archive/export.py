@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -50,11 +50,19 @@ def _row(obj: models.Model, names: Iterable[str]) -> dict[str, Any]:
 
 
 def export_tournament(
-    tournament: Tournament, *, shows_private: Callable[[Player], bool] | None = None
+    tournament: Tournament,
+    *,
+    shows_private: Callable[[Player], bool] | None = None,
+    hands_of: Collection[str] | None = None,
+    audit_from: int = 0,
 ) -> dict[str, Any]:
     """The whole tournament as a JSON-ready dict (see the module docstring). With
     ``shows_private``, a player it says no to has an empty email, phone and notes (the
-    registry's ownership model: not every director may read them)."""
+    registry's ownership model: not every director may read them).
+
+    A part of it, for publishing a change (:mod:`publishing`): with ``hands_of``, only the
+    hands and decisions of the matches of those keys; with ``audit_from``, the audit from
+    that row on (its rows in order, the first being row 0). Every other row is whole."""
     entries = list(
         tournament.entries.select_related("player")
         .prefetch_related("members__player")
@@ -64,14 +72,15 @@ def export_tournament(
     players, teams = _players_and_teams(entries)
     matches = list(Match.objects.filter(tournament=tournament).order_by("pk"))
     key_of = {match.pk: match.key for match in matches}
-    hands = list(
-        Hand.objects.filter(match__tournament=tournament)
-        .select_related("entered_by")
-        .order_by("match_id", "number")
-    )
+    hands = Hand.objects.filter(match__tournament=tournament)
+    decisions = Decision.objects.filter(tournament=tournament)
+    if hands_of is not None:
+        hands = hands.filter(match__key__in=hands_of)
+        decisions = decisions.filter(match__key__in=hands_of)
+    hands = list(hands.select_related("entered_by").order_by("match_id", "number"))
     stages = list(Stage.objects.filter(tournament=tournament).order_by("number"))
     number_of = {stage.pk: stage.number for stage in stages}
-    refs = _references(tournament, index_of, key_of, hands)
+    refs = _references(tournament, index_of, key_of)
     refs.update({("stage", str(pk)): number for pk, number in number_of.items()})
     document: dict[str, Any] = {
         "format": FORMAT,
@@ -99,13 +108,15 @@ def export_tournament(
         ],
         "audit": [
             _audit_row(row, refs, index_of)
-            for row in tournament.audit_entries.select_related("user").order_by("at", "pk")
+            for row in tournament.audit_entries.select_related("user").order_by("at", "pk")[
+                audit_from:
+            ]
         ],
     }
     if stages:  # a tournament of one bracket keeps the document it always had
         document["stages"] = [_stage_row(stage, index_of, key_of) for stage in stages]
-    decisions = Decision.objects.filter(tournament=tournament).select_related("decided_by")
-    rows = [_decision_row(d, index_of, key_of) for d in decisions.order_by("at", "pk")]
+    decisions = decisions.select_related("decided_by").order_by("at", "pk")
+    rows = [_decision_row(d, index_of, key_of) for d in decisions]
     if rows:  # and one without decisions (made before them) too
         document["decisions"] = rows
     return document
@@ -143,14 +154,15 @@ def _players_and_teams(entries: list[Any]) -> tuple[list[Player], dict[int, dict
 
 
 def _references(
-    tournament: Tournament, index_of: dict[int, int], key_of: dict[int, str], hands: list[Hand]
+    tournament: Tournament, index_of: dict[int, int], key_of: dict[int, str]
 ) -> dict[tuple[str, str], Any]:
     """What an audit row's (object type, object id) becomes in the archive: an entry's
-    index, a match's key, a hand's [match key, number]."""
+    index, a match's key, a hand's [match key, number] (every hand's, exported or not)."""
     refs: dict[tuple[str, str], Any] = {("tournament", str(tournament.pk)): None}
     refs.update({("entry", str(pk)): i for pk, i in index_of.items()})
     refs.update({("match", str(pk)): key for pk, key in key_of.items()})
-    refs.update({("hand", str(h.pk)): [key_of[h.match_id], h.number] for h in hands})
+    hands = Hand.objects.filter(match__tournament=tournament).values_list("pk", "match", "number")
+    refs.update({("hand", str(pk)): [key_of[match], number] for pk, match, number in hands})
     return refs
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,11 +84,19 @@ class Plan:
     decisions: list[Any] = field(default_factory=list)  # archive.decision_rows.DecisionPlan
 
 
-def check_archive(data: Any, *, slug: str | None = None, replacing: int | None = None) -> Plan:
+def check_archive(
+    data: Any,
+    *,
+    slug: str | None = None,
+    replacing: int | None = None,
+    known_hands: Collection[tuple[str, int]] = (),
+) -> Plan:
     """Everything the archive says, checked (including every hand, by the engine).
 
     Only reads the database to see whether the slug is free (or is the tournament of id
-    ``replacing``, whose content the archive is to replace).
+    ``replacing``, whose content the archive is to replace). ``known_hands``: hands, as
+    (match key, number), that the audit may name though the document leaves them out (a
+    publishing change carries only the hands of the matches that changed).
     """
     doc = _check_document(data)
     values, rules, usernames = _check_tournament(doc["tournament"], slug, replacing)
@@ -102,7 +111,7 @@ def check_archive(data: Any, *, slug: str | None = None, replacing: int | None =
     by_key = {match.key: match for match in matches}
     rules_for = {key: rules_of(by_key[key], n, stages, rules) for key, n in stage_of.items()}
     hands = _check_hands(doc["hands"], by_key, sides, rules_for)
-    hand_keys = {(key, hand.number) for hand, key, _user in hands}
+    hand_keys = {(key, hand.number) for hand, key, _user in hands} | set(known_hands)
     audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys, len(stages))
     decisions = check_decisions(doc.data.get("decisions", []), by_key, len(entries))
 

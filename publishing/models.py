@@ -73,6 +73,9 @@ class Publication(models.Model):
     slug = models.SlugField(_("published as"), max_length=80, blank=True)
     """The slug on the club's server; blank: the tournament's own."""
     acknowledged_through = models.PositiveIntegerField(default=0)
+    sent = models.JSONField(null=True, blank=True, default=None)
+    """Each match's fingerprint (:func:`publishing.sending.fingerprints`) as the club
+    acknowledged it; null: the club's copy is not known, so the whole archive goes next."""
     succeeded_at = models.DateTimeField(null=True, blank=True)
     attempted_at = models.DateTimeField(null=True, blank=True)
     failing_since = models.DateTimeField(null=True, blank=True)

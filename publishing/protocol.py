@@ -5,20 +5,30 @@ that writes records exactly one (``tournaments.audit``), in the same transaction
 *N* is the tournament's *N*-th audit row, so "through N" names the state after the first
 *N* changes, and the venue's count of audit rows is how many changes it has.
 
-**What is sent** is cumulative: the archive of the tournament (``archive.export``) as it
-stands through change *N*, audit included. A change received twice, or after a newer
-one, is acknowledged and not applied again; nothing can be missing between two numbers,
-because each document holds every change before it.
+**What is sent.** The first time, and whenever the club's copy is not known, the whole
+archive of the tournament (``archive.export``) as it stands through change *N*, audit
+included. After that, only what changed since change *S*, the last the club
+acknowledged: the same document, with the tournament, players, entries, stages and
+matches whole, but only the hands and decisions of the matches whose hands or decisions
+changed since *S* (``hands_of``), and the audit from row ``audit_from`` (a few rows before
+*S*: a row that committed late lands in its place). The club applies it in place, row by
+row, keeping every row's id (``archive.refresh``). A change received twice, or after a
+newer one, is acknowledged and not applied again. A part that starts after what the club
+has (a gap), or does not fit its copy, is not applied: the answer gives the club's
+number, and the venue sends the whole archive.
 
 **The request** (venue → club): ``POST {club}/publish/changes/`` with
 ``Authorization: Bearer <token>`` (never in the URL) and a JSON body, optionally
 ``Content-Encoding: gzip``::
 
-    {"format": "ginclub-publish", "version": 1,
+    {"format": "ginclub-publish", "version": 2,
      "venue": "Riverside club laptop",      # the venue's name, shown on the mirror
      "slug": "friday-swiss",                 # the slug it is published under
      "through": 212,                         # the change number the venue is at
-     "archive": {...} or null}               # null: "are you at 212?" (a heartbeat)
+     "archive": {...} or null,               # null: "are you at 212?" (a heartbeat)
+     "since": 205 or null,                   # a part: what changed after change 205
+     "hands_of": ["W3-2", ...],              # a part: the matches whose hands it carries
+     "audit_from": 195}                      # a part: the audit's first row in it
 
 **The answer** is JSON: ``{"applied_through": M}`` with status 200 when the mirror is at
 *M* (``M >= through`` when the archive was applied or had been; ``M < through`` after a
@@ -29,7 +39,7 @@ heartbeat means "send me the archive"), otherwise ``{"error": "<one clear line>"
 from __future__ import annotations
 
 FORMAT = "ginclub-publish"
-VERSION = 1
+VERSION = 2
 PATH = "/publish/changes/"
 MAX_BODY = 50 * 1024 * 1024
 """The largest request body the club accepts (after gunzip)."""
@@ -41,6 +51,9 @@ SLUG_TAKEN = "slug-taken"  # 409: the slug is another tournament's (publish unde
 LIMITED = "limited"  # 429: too many wrong tokens from this address; Retry-After is set
 
 STATUS = {BAD_REQUEST: 400, BAD_TOKEN: 401, SLUG_TAKEN: 409, LIMITED: 429}
+
+AUDIT_OVERLAP = 10
+"""A part's audit starts this many rows before the acknowledged number."""
 
 HEARTBEAT_SECONDS = 15
 """With nothing new, the venue still asks every this many seconds, so the mirror knows

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from archive.refresh import Misfit, refresh_copy
 from archive.restore import write_copy
 from archive.schema import ArchiveError
 from tournaments import public_version
@@ -19,6 +21,8 @@ from tournaments.models import Tournament
 
 from . import protocol
 from .models import Mirror, PublishToken
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,8 +35,39 @@ def refused(code: str, message: str) -> Answer:
     return Answer(protocol.STATUS[code], {"error": message, "code": code})
 
 
-def _request(body: Any) -> tuple[str, str, int, Any] | Answer:
-    """The request's slug, venue name, change number and archive (or None), or why not."""
+@dataclass(frozen=True)
+class Part:
+    """A change that carries only what changed after change ``since`` (the hands and
+    decisions of the matches ``hands_of``, the audit from row ``audit_from``)."""
+
+    since: int
+    hands_of: list[str]
+    audit_from: int
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _part(body: dict[str, Any]) -> Part | Answer | None:
+    since = body.get("since")
+    if since is None:
+        return None
+    hands_of, audit_from = body.get("hands_of"), body.get("audit_from")
+    if (
+        not _number(since)
+        or not _number(audit_from)
+        or audit_from > since
+        or not isinstance(hands_of, list)
+        or not all(isinstance(key, str) for key in hands_of)
+    ):
+        return refused(protocol.BAD_REQUEST, _("The request's change is not well formed."))
+    return Part(since, hands_of, audit_from)
+
+
+def _request(body: Any) -> tuple[str, str, int, Any, Part | None] | Answer:
+    """The request's slug, venue name, change number, archive (or None) and part (None:
+    the whole archive), or why not."""
     if not isinstance(body, dict):
         return refused(protocol.BAD_REQUEST, _("The request is not a publishing request."))
     if body.get("format") != protocol.FORMAT or body.get("version") != protocol.VERSION:
@@ -46,9 +81,12 @@ def _request(body: Any) -> tuple[str, str, int, Any] | Answer:
         return refused(protocol.BAD_REQUEST, _("The request names no tournament."))
     if not isinstance(venue, str):
         venue = ""
-    if not isinstance(through, int) or isinstance(through, bool) or through < 0:
+    if not _number(through):
         return refused(protocol.BAD_REQUEST, _("The request has no change number."))
-    return slug, venue[:120], through, body.get("archive")
+    part = _part(body)
+    if isinstance(part, Answer):
+        return part
+    return slug, venue[:120], through, body.get("archive"), part
 
 
 def receive(token: PublishToken, body: Any) -> Answer:
@@ -56,7 +94,7 @@ def receive(token: PublishToken, body: Any) -> Answer:
     parsed = _request(body)
     if isinstance(parsed, Answer):
         return parsed
-    slug, venue, through, archive = parsed
+    slug, venue, through, archive, part = parsed
     now = timezone.now()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(slug=slug).first()
@@ -76,8 +114,8 @@ def receive(token: PublishToken, body: Any) -> Answer:
             )
         PublishToken.objects.filter(pk=token.pk).update(last_used_at=now)
         if mirror is None:
-            if archive is None:
-                return Answer(200, {"applied_through": 0})
+            if archive is None or part is not None:
+                return Answer(200, {"applied_through": 0})  # "send me all of it"
             try:
                 copy = write_copy(archive, slug=slug, owned_by=token.user)
             except ArchiveError as error:
@@ -95,14 +133,40 @@ def receive(token: PublishToken, body: Any) -> Answer:
         mirror.received_at, mirror.token = now, token
         if venue:
             mirror.venue = venue
+        if archive is not None and through > mirror.applied_through:
+            try:
+                applied = _apply(tournament, archive, part, mirror.applied_through, token)
+            except ArchiveError as error:
+                return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
+            if applied:
+                mirror.applied_through, mirror.applied_at = through, now
+        mirror.save()
         # The mirror's pages say how fresh they are: rendered again with each word from
         # the venue (a heartbeat every few seconds), not only with each change.
         public_version.changed(tournament)
-        if archive is not None and through > mirror.applied_through:
-            try:
-                write_copy(archive, slug=slug, owned_by=token.user, replacing=tournament)
-            except ArchiveError as error:
-                return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
-            mirror.applied_through, mirror.applied_at = through, now
-        mirror.save()
         return Answer(200, {"applied_through": mirror.applied_through})
+
+
+def _apply(
+    tournament: Tournament, archive: Any, part: Part | None, applied: int, token: PublishToken
+) -> bool:
+    """The change applied to the mirror; False when it cannot be (a part starting after
+    what the mirror has, or not fitting it): the answer then asks for all of it."""
+    if part is None:
+        write_copy(archive, slug=tournament.slug, owned_by=token.user, replacing=tournament)
+        return True
+    if part.since > applied:
+        return False
+    try:
+        refresh_copy(
+            archive, tournament=tournament, hands_of=part.hands_of, audit_from=part.audit_from
+        )
+    except (Misfit, ArchiveError) as error:
+        # The whole archive will say it again if it is the venue's data that is wrong.
+        log.warning(
+            "publishing: a change to %s not applied (%s): asking for all of it",
+            tournament.slug,
+            error,
+        )
+        return False
+    return True

@@ -22,12 +22,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import close_old_connections, transaction
-from django.db.models import Count
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from archive.export import export_tournament
-from tournaments.models import AuditEntry, Tournament
+from scoring.models import Hand
+from tournaments.models import AuditEntry, Decision, Tournament
 
 from . import protocol
 from .models import Destination, Mirror, Publication
@@ -77,6 +78,28 @@ def changes_of(tournaments: list[Tournament]) -> dict[int, int]:
     return dict(rows)
 
 
+def fingerprints(tournament: Tournament) -> dict[str, str]:
+    """Each match's hands and decisions, in a word that changes whenever they do: how
+    many there are and the latest change to them (a hand's ``updated_at`` moves with every
+    correction). Two queries."""
+    marks: dict[str, list[str]] = {}
+    hands = (
+        Hand.objects.filter(match__tournament=tournament)
+        .values("match__key")
+        .annotate(n=Count("pk"), last=Max("updated_at"))
+    )
+    for row in hands:
+        marks.setdefault(row["match__key"], ["", ""])[0] = f"{row['n']}@{row['last'].isoformat()}"
+    decisions = (
+        Decision.objects.filter(tournament=tournament)
+        .values("match__key")
+        .annotate(n=Count("pk"), last=Max("pk"))
+    )
+    for row in decisions:
+        marks.setdefault(row["match__key"], ["", ""])[1] = f"{row['n']}#{row['last']}"
+    return {key: "/".join(mark) for key, mark in marks.items()}
+
+
 def published() -> list[Tournament]:
     """What the venue publishes: its own tournaments that are not drafts."""
     mirrored = Mirror.objects.values("tournament")
@@ -95,6 +118,8 @@ class Publisher:
         self.post = post
         self.not_before: dict[int, datetime] = {}
         self.waits: dict[int, float] = {}
+        self.pending: dict[int, dict[str, str]] = {}
+        """Each tournament's fingerprints as last sent, until the club answers."""
 
     def publish_once(self, now: datetime | None = None) -> int:
         """One pass; returns how many requests it sent."""
@@ -117,12 +142,15 @@ class Publisher:
             quiet = heard is None or now - heard >= timedelta(seconds=protocol.HEARTBEAT_SECONDS)
             if number <= publication.acknowledged_through and not quiet:
                 continue
-            full = number > publication.acknowledged_through
+            news = number > publication.acknowledged_through
             sent += 1
-            reply = self._send(destination, tournament, publication, full=full)
-            if reply.status == 200 and not full and self._behind(reply, number):
-                sent += 1  # the club has less than it said before (restored): all of it
-                reply = self._send(destination, tournament, publication, full=True)
+            reply = self._send(destination, tournament, publication, news=news)
+            if reply.status == 200 and self._behind(reply, number):
+                # The club has less than it was sent or said before (a gap, a copy that
+                # did not fit, a backup restored there): the whole archive, at once.
+                publication.sent = None
+                sent += 1
+                reply = self._send(destination, tournament, publication, news=True)
             self._record(tournament, publication, reply, timezone.now())
         return sent
 
@@ -137,22 +165,23 @@ class Publisher:
         tournament: Tournament,
         publication: Publication,
         *,
-        full: bool,
+        news: bool,
     ) -> Reply:
-        with transaction.atomic():
-            # The number first: the archive read after it holds at least those changes.
-            number = changes_of([tournament]).get(tournament.pk, 0)
-            archive = (
-                export_tournament(tournament, shows_private=lambda _player: False) if full else None
-            )
-        body = {
+        """Send the tournament's changes (``news``: the part the club lacks, or all of
+        it when its copy is not known) or a heartbeat."""
+        body: dict[str, Any] = {
             "format": protocol.FORMAT,
             "version": protocol.VERSION,
             "venue": destination.venue,
             "slug": publication.slug or tournament.slug,
-            "through": number,
-            "archive": archive,
+            "archive": None,
         }
+        with transaction.atomic():
+            # The number first: the archive read after it holds at least those changes.
+            body["through"] = changes_of([tournament]).get(tournament.pk, 0)
+            if news:
+                self.pending[tournament.pk] = fingerprints(tournament)
+                body.update(self._changes(tournament, publication))
         data = gzip.compress(json.dumps(body, ensure_ascii=False).encode())
         headers = {
             "Authorization": f"Bearer {destination.token}",
@@ -162,18 +191,39 @@ class Publisher:
         publication.attempted_at = timezone.now()
         return self.post(destination.url.rstrip("/") + protocol.PATH, data, headers)
 
+    def _changes(self, tournament: Tournament, publication: Publication) -> dict[str, Any]:
+        """The archive, whole or the part after what the club acknowledged."""
+        private = {"shows_private": lambda _player: False}
+        acknowledged = publication.acknowledged_through
+        if publication.sent is None or not acknowledged:
+            return {"archive": export_tournament(tournament, **private), "since": None}
+        now = self.pending[tournament.pk]
+        hands_of = sorted(key for key, mark in now.items() if publication.sent.get(key) != mark)
+        audit_from = max(acknowledged - protocol.AUDIT_OVERLAP, 0)
+        archive = export_tournament(tournament, hands_of=hands_of, audit_from=audit_from, **private)
+        return {
+            "archive": archive,
+            "since": acknowledged,
+            "hands_of": hands_of,
+            "audit_from": audit_from,
+        }
+
     def _record(
         self, tournament: Tournament, publication: Publication, reply: Reply, now: datetime
     ) -> None:
         fields = ["attempted_at", "succeeded_at", "failing_since", "error", "error_code"]
         if reply.status == 200 and isinstance(reply.body.get("applied_through"), int):
             publication.acknowledged_through = reply.body["applied_through"]
+            if tournament.pk in self.pending:  # what the club now has of each match
+                publication.sent = self.pending.pop(tournament.pk)
+                fields.append("sent")
             publication.succeeded_at, publication.failing_since = now, None
             publication.error = publication.error_code = ""
             fields.append("acknowledged_through")
             self.waits.pop(tournament.pk, None)
             self.not_before.pop(tournament.pk, None)
         else:
+            self.pending.pop(tournament.pk, None)
             refused = 400 <= reply.status < 500 and isinstance(reply.body.get("error"), str)
             if refused:
                 publication.error = str(reply.body["error"])[:300]

@@ -193,8 +193,8 @@ def test_a_slug_of_another_tournament_is_refused_with_a_rename_offered(venue, se
 @pytest.mark.parametrize(
     "edit, says",
     [
-        (lambda body: body.update(version=99), "reads publishing version 1"),
-        (lambda body: body.update(format="other"), "reads publishing version 1"),
+        (lambda body: body.update(version=99), "reads publishing version 2"),
+        (lambda body: body.update(format="other"), "reads publishing version 2"),
         (lambda body: body.update(through="7"), "no change number"),
         (lambda body: body.update(slug=""), "names no tournament"),
         (lambda body: body["archive"].update(hands=[{"match": "nope"}]), "archive was refused"),

@@ -35,13 +35,17 @@ class Club:
 
     def __init__(self) -> None:
         self.up = True
+        self.lose_answers = 0
+        """How many of the next answers are lost on the way back (applied, not heard)."""
         self.bodies: list[dict] = []
+        self.authorization = ""
 
     def __call__(self, url: str, data: bytes, headers: dict[str, str]) -> Reply:
         if not self.up:
             return Reply(0, {"error": "connection refused"})
         assert url == "http://club.example" + protocol.PATH
         self.bodies.append(json.loads(gzip.decompress(data)))
+        self.authorization = headers["Authorization"]
         answer = Client().post(
             protocol.PATH,
             data,
@@ -49,7 +53,21 @@ class Club:
             HTTP_AUTHORIZATION=headers["Authorization"],
             HTTP_CONTENT_ENCODING=headers["Content-Encoding"],
         )
+        if self.lose_answers:
+            self.lose_answers -= 1
+            return Reply(0, {"error": "timed out"})
         return Reply(answer.status_code, answer.json())
+
+    def replay(self, body: dict) -> dict:
+        """Deliver a body sent before once more (a network that duplicates or reorders)."""
+        answer = Client().post(
+            protocol.PATH,
+            body,
+            content_type="application/json",
+            HTTP_AUTHORIZATION=self.authorization,
+        )
+        assert answer.status_code == 200, answer.json()
+        return answer.json()
 
 
 @pytest.fixture
