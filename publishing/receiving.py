@@ -97,6 +97,9 @@ def receive(token: PublishToken, body: Any) -> Answer:
     slug, venue, through, archive, part = parsed
     now = timezone.now()
     with transaction.atomic():
+        # First, and held to the end: one token's requests are applied one at a time, so
+        # two first deliveries of a tournament at once make one mirror, not a refusal.
+        PublishToken.objects.filter(pk=token.pk).update(last_used_at=now)
         tournament = Tournament.objects.select_for_update().filter(slug=slug).first()
         mirror = (
             Mirror.objects.select_for_update().filter(tournament=tournament).first()
@@ -112,7 +115,6 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 )
                 % {"slug": slug},
             )
-        PublishToken.objects.filter(pk=token.pk).update(last_used_at=now)
         if mirror is None:
             if archive is None or part is not None:
                 return Answer(200, {"applied_through": 0})  # "send me all of it"
