@@ -257,10 +257,9 @@ def _audit(
         raise Misfit("the copy's audit is shorter than the change's start")
     gone = list(rows.values_list("pk", flat=True)[audit_from:])
     AuditEntry.objects.filter(pk__in=gone).delete()
-    hand_of = {
-        (key, number): Hand(pk=pk)
-        for pk, key, number in Hand.objects.filter(match__tournament=tournament).values_list(
-            "pk", "match__key", "number"
-        )
-    }
+    named = {tuple(ref) for row, _user, ref in plan.audit if row.object_type == "hand" and ref}
+    hands = Hand.objects.filter(
+        match__tournament=tournament, match__key__in={key for key, _number in named}
+    ).values_list("pk", "match__key", "number")
+    hand_of = {(key, number): Hand(pk=pk) for pk, key, number in hands if (key, number) in named}
     _write_audit(plan, {}, entries, by_key, hand_of, report, stages)
