@@ -8,8 +8,10 @@ matches, and it says what to do now as the matches stand), ``tables.json``, the 
 club page (it lists the tournament with the same place), the public page,
 ``standings.json``, ``standings.csv``, the standings PDF, the projector's standings, the
 prizes (they add up to the pool, main and side pots), the ``verify_tournament`` command,
-and the archive (``export.json`` imported into a fresh database and exported again gives
-the same document).
+the archive (``export.json`` imported into a fresh database and exported again gives
+the same document), and the club's server following the night (:mod:`.mirror`: the
+mirror brought up to date by the part the venue sends is the venue's tournament, row for
+row).
 """
 
 from __future__ import annotations
@@ -31,20 +33,8 @@ from scoring.models import Hand
 from tournaments.models import Entry, Match, Player, Stage, TeamMember, Tournament
 
 from .driver import Event, text_of
-
-
-@dataclass(frozen=True)
-class Problem:
-    surface: str
-    who: str
-    what: str
-
-    def __str__(self) -> str:
-        return (
-            f"{self.surface}: {self.who}: {self.what}"
-            if self.who
-            else f"{self.surface}: {self.what}"
-        )
+from .mirror import mirror
+from .problems import Problem, first_difference
 
 
 @dataclass(frozen=True)
@@ -465,27 +455,15 @@ def round_trip(event: Event, now: State, tmp_path) -> list[Problem]:
                 raise _Undo from None
             again = event.director.get(event.url("archive:tournament-export")).content.decode()
             if again != document:
-                problems.append(Problem("export.json", "", _first_difference(document, again)))
+                problems.append(
+                    Problem(
+                        "export.json", "", first_difference(json.loads(document), json.loads(again))
+                    )
+                )
             raise _Undo
     except _Undo:
         pass
     return problems
-
-
-def _first_difference(before: str, after: str) -> str:
-    a, b = json.loads(before), json.loads(after)
-    for key in sorted(set(a) | set(b)):
-        if a.get(key) != b.get(key):
-            left, right = (
-                json.dumps(a.get(key), ensure_ascii=False),
-                json.dumps(b.get(key), ensure_ascii=False),
-            )
-            at = next((i for i, (x, y) in enumerate(zip(left, right, strict=False)) if x != y), 0)
-            return (
-                f"round trip differs in {key!r}: exported …{left[max(0, at - 80) : at + 120]}… "
-                f"re-exported …{right[max(0, at - 80) : at + 120]}…"
-            )
-    return "round trip differs in key order or spacing"
 
 
 # -- the companion and the tables ------------------------------------------------------------
@@ -562,4 +540,4 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += standings_pdf(event, now) + projector(event, now, json_places)
     problems += club_pages(event, now, json_rows)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
-    return problems
+    return problems + mirror(event)

@@ -101,3 +101,46 @@ def test_a_player_page_that_says_wait_at_a_table_and_a_match_off_tables_json_are
     problems = [p for p in check(event, tmp_path) if p.surface in ("companion", "tables.json")]
     assert any(p.surface == "companion" and p.what == "waiting, not called" for p in problems)
     assert any(p.what == "waiting, not in the queue" for p in problems), problems
+
+
+def test_a_mirror_that_misses_a_change_is_reported(director_client, tmp_path, monkeypatch):
+    """Issue 34: the club's mirror is brought up to date after every round by the part the
+    venue sends; a club that drops the hands of that part is caught, and so is a venue
+    that sends its whole archive where a part was due."""
+    from archive import refresh
+    from publishing import sending
+
+    rng = random.Random("mirrored")
+    hands = Hands(rng)
+    event = Event(director_client, rng)
+    event.create("Mirrored night", tables=2, bracket_kind="round_robin")
+    for name in names(rng, 4):
+        event.register(name)
+    event.generate()
+    assert check(event, tmp_path) == []
+    first, second, *_others = event.ready()
+    event.play(first, hands)
+    with monkeypatch.context() as patched:
+        patched.setattr(refresh, "_hands", wrong_hand(refresh._hands))
+        problems = check(event, tmp_path)
+    assert [p.surface for p in problems] == ["mirror"] and "'hands'" in problems[0].what
+    event.play(second, hands)
+    monkeypatch.setattr(sending.Publisher, "_changes", whole_archive(sending.Publisher._changes))
+    problems = check(event, tmp_path)
+    assert [p.surface for p in problems] == ["publishing"], problems
+
+
+def wrong_hand(write):
+    def instead(plan, *args):
+        plan.hands[-1][0].entered_via = "not what the venue said"
+        return write(plan, *args)
+
+    return instead
+
+
+def whole_archive(changes):
+    def instead(self, tournament, publication):
+        publication.sent = None
+        return changes(self, tournament, publication)
+
+    return instead
