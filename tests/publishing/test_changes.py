@@ -7,12 +7,16 @@ Through the club's real receiving view (:class:`tests.publishing.test_sending.Cl
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from publishing.models import Mirror, Publication
+from publishing.models import Destination, Mirror, Publication
 from publishing.sending import Publisher, changes_of
+from publishing.tokens import make_token
 from scoring.models import Hand
 from scoring.services import delete_hand
+from tests.factories import make_bracket, make_director
 from tests.public.test_tables_json import seated
 from tests.publishing import test_sending
 from tests.publishing.test_receiving import standings
@@ -190,3 +194,30 @@ def test_an_answer_lost_is_sent_again_and_applied_once(night, club):
     publisher.publish_once()
     assert club.bodies[-1]["since"] == club.bodies[-2]["since"]
     same(night)
+
+
+def part_queries(players: int, secret: str) -> int:
+    """The queries of one pass at the venue and its apply at the club, for one hand at one
+    table of a night of ``players`` at every table."""
+    t = make_bracket(players=players, tables=players // 2, slug=f"big-{players}")
+    for match in seated(t):
+        play(match, [knock("A", 5, 30)])
+    Publication.objects.create(tournament=t, slug=f"big-{players}-club")
+    Destination.objects.all().delete()
+    Destination.objects.create(url="http://club.example/", token=secret, venue="Riverside")
+    club = Club()
+    publisher = Publisher(club)
+    publisher.publish_once()
+    last = seated(t)[-1]
+    play(last, [knock("B", 2, 20)])
+    with CaptureQueriesContext(connection) as counted:
+        assert publisher.publish_once() == 1
+    assert club.bodies[-1]["hands_of"] == [last.key]
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.DRAFT)  # not again
+    return len(counted)
+
+
+def test_a_parts_cost_does_not_grow_with_the_night():
+    """One hand's part costs the same queries, at both ends, at 4 tables as at 16."""
+    secret = make_token(user=make_director(username="clubdora"))[1]
+    assert part_queries(8, secret) == part_queries(32, secret)
