@@ -83,20 +83,13 @@ def fingerprints(tournament: Tournament) -> dict[str, str]:
     many there are and the latest change to them (a hand's ``updated_at`` moves with every
     correction). Two queries."""
     marks: dict[str, list[str]] = {}
-    hands = (
-        Hand.objects.filter(match__tournament=tournament)
-        .values("match__key")
-        .annotate(n=Count("pk"), last=Max("updated_at"))
+    counted = (
+        (Hand.objects.filter(match__tournament=tournament), Max("updated_at"), 0),
+        (Decision.objects.filter(tournament=tournament), Max("pk"), 1),
     )
-    for row in hands:
-        marks.setdefault(row["match__key"], ["", ""])[0] = f"{row['n']}@{row['last'].isoformat()}"
-    decisions = (
-        Decision.objects.filter(tournament=tournament)
-        .values("match__key")
-        .annotate(n=Count("pk"), last=Max("pk"))
-    )
-    for row in decisions:
-        marks.setdefault(row["match__key"], ["", ""])[1] = f"{row['n']}#{row['last']}"
+    for rows, latest, slot in counted:
+        for row in rows.values("match__key").annotate(n=Count("pk"), last=latest):
+            marks.setdefault(row["match__key"], ["", ""])[slot] = f"{row['n']}@{row['last']}"
     return {key: "/".join(mark) for key, mark in marks.items()}
 
 

@@ -18,15 +18,21 @@ from .invariants import check
 pytestmark = pytest.mark.django_db
 
 
-def played(client) -> Event:
-    """A round robin of four, every match played from the phones."""
-    rng = random.Random("invariants")
+def four(client, name: str) -> tuple[Event, Hands]:
+    """A round robin of four at two tables, drawn, nothing played."""
+    rng = random.Random(name)
     hands = Hands(rng)
     event = Event(client, rng)
-    event.create("Checked night", tables=2, bracket_kind="round_robin")
-    for name in names(rng, 4):
-        event.register(name)
+    event.create(name, tables=2, bracket_kind="round_robin")
+    for player in names(rng, 4):
+        event.register(player)
     event.generate()
+    return event, hands
+
+
+def played(client) -> Event:
+    """A round robin of four, every match played from the phones."""
+    event, hands = four(client, "Checked night")
     while ready := event.ready():
         for match in ready:
             event.play(match, hands)
@@ -110,13 +116,7 @@ def test_a_mirror_that_misses_a_change_is_reported(director_client, tmp_path, mo
     from archive import refresh
     from publishing import sending
 
-    rng = random.Random("mirrored")
-    hands = Hands(rng)
-    event = Event(director_client, rng)
-    event.create("Mirrored night", tables=2, bracket_kind="round_robin")
-    for name in names(rng, 4):
-        event.register(name)
-    event.generate()
+    event, hands = four(director_client, "Mirrored night")
     assert check(event, tmp_path) == []
     first, second, *_others = event.ready()
     event.play(first, hands)
