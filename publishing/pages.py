@@ -45,12 +45,17 @@ class TokenForm(forms.Form):
     )
 
 
+class WebAddressField(forms.URLField):
+    """An http(s) address only (Django's URLField takes ftp:// too)."""
+
+    default_validators = [URLValidator(schemes=["http", "https"])]
+
+
 class DestinationForm(forms.Form):
-    url = forms.URLField(
+    url = WebAddressField(
         label=gettext_lazy("Club server address"),
         max_length=300,
         assume_scheme="https",
-        validators=[URLValidator(schemes=["http", "https"])],
         error_messages={
             "invalid": gettext_lazy(
                 "The club server's address: a web address starting with https:// (or http://)."
