@@ -29,7 +29,7 @@ from tournaments.views.base import director_view, login_redirect, page
 
 from .models import Destination, PublishToken
 from .sending import published
-from .status import status_of
+from .status import statuses_of
 from .tokens import make_token, revoke
 
 TOKENS = "publishing/tokens.html"
@@ -158,7 +158,9 @@ def _destination_page(request: HttpRequest, form: DestinationForm | None = None)
     if form is None:
         initial = {"url": destination.url, "venue": destination.venue} if destination else {}
         form = DestinationForm(initial=initial)
-    rows = [(t, status_of(t)) for t in published()] if destination else []
+    shown = published() if destination else []
+    statuses = statuses_of(shown)
+    rows = [(t, statuses.get(t.pk)) for t in shown]
     context = {"destination": destination, "form": form, "rows": rows}
     return page(request, DESTINATION, context, status=400 if form.is_bound else 200)
 

@@ -12,12 +12,15 @@ import subprocess
 
 import pytest
 import segno
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from config import venue
 from publishing import sending
-from publishing.models import Destination, PublishToken
+from publishing.models import Destination, Publication, PublishToken
 from publishing.tokens import make_token, token_for
 from tests.factories import make_bracket, make_director, make_registrar, make_user
 from tournaments.models import AuditEntry
@@ -213,3 +216,23 @@ def test_the_venue_starts_its_publishing_thread_without_publish(monkeypatch):
     venue.start_publishing(out)
     assert started == [True]
     assert not Destination.objects.exists() and out.getvalue() == ""
+
+
+def test_the_destination_page_costs_the_same_however_many_tournaments(
+    django_assert_num_queries,
+):
+    """Each tournament's publishing line, as Round control says it, in a fixed number of
+    queries (none per tournament)."""
+    client = signed_in(make_registrar())
+    Destination.objects.create(url="https://club.example/", token="t", venue="")
+    first = make_bracket(players=4, slug="first")
+    Publication.objects.create(tournament=first, succeeded_at=timezone.now())
+    client.get(DESTINATION)  # the session and the caches, once
+    with CaptureQueriesContext(connection) as one:
+        page = client.get(DESTINATION).text
+    assert re.search(r"Published \d+ s ago", page)
+    for n in range(3):
+        make_bracket(players=4, slug=f"more-{n}")
+    with django_assert_num_queries(len(one.captured_queries)):
+        page = client.get(DESTINATION).text
+    assert page.count("Not published yet") == 3
