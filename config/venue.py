@@ -194,16 +194,17 @@ def start_backups() -> Callable[[], None]:
 
 
 def start_publishing(out: TextIO) -> Callable[[], None]:
-    """The publishing thread, when started with ``--publish URL`` (publishing.sending);
-    returns what stops it."""
+    """The publishing thread (publishing.sending), always: it idles while there is no
+    destination, so one saved from the venue's "Publish to the club's server" page takes
+    effect without a restart. ``--publish URL`` stores the destination first. Returns what
+    stops it."""
     from publishing import sending
 
     destination = sending.configure_from_environment()
-    if destination is None:
-        return lambda: None
-    if not destination.token:
-        out.write("Publishing: GINCLUB_PUBLISH_TOKEN is not set; the club will refuse.\n")
-    out.write(f"Publishing every tournament that is not a draft to {destination.url}\n")
+    if destination is not None:
+        if not destination.token:
+            out.write("Publishing: GINCLUB_PUBLISH_TOKEN is not set; the club will refuse.\n")
+        out.write(f"Publishing every tournament that is not a draft to {destination.url}\n")
     return sending.start()
 
 

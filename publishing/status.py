@@ -30,6 +30,21 @@ def status_of(tournament: Tournament) -> Status | None:
         return None
     publication = Publication.objects.filter(tournament=tournament).first()
     number = changes_of([tournament]).get(tournament.pk, 0)
+    return _status(publication, number)
+
+
+def statuses_of(tournaments: list[Tournament]) -> dict[int, Status]:
+    """Each tournament's line by its pk, in three queries however many there are (the
+    venue's "Publish to the club's server" page); empty where the venue does not publish."""
+    shown = [t for t in tournaments if t.status != Tournament.Status.DRAFT]
+    if not shown or not Destination.objects.exists():
+        return {}
+    numbers = changes_of(shown)
+    kept = {p.tournament_id: p for p in Publication.objects.filter(tournament__in=shown)}
+    return {t.pk: _status(kept.get(t.pk), numbers.get(t.pk, 0)) for t in shown}
+
+
+def _status(publication: Publication | None, number: int) -> Status:
     acknowledged = publication.acknowledged_through if publication else 0
     waiting = max(0, number - acknowledged)
     if publication is None or (publication.succeeded_at is None and not publication.error):

@@ -69,6 +69,8 @@ from club import ratings
 from club.models import Season
 from money.models import SidePot
 from players import csv_import
+from publishing.models import PublishToken
+from publishing.tokens import make_token
 from scoring import services as scoring_services
 from scoring import table_links, timing
 from scoring.deals import deal_rows, deal_version
@@ -181,6 +183,10 @@ DIRECTORS_WRITE =       "login login login   403    403   302w  302w  403    302
 # Making further directors: the club's administrator alone (a superuser, or a director who
 # is the club's registrar too; no column here: tests/tournaments/test_directors.py).
 CLUB_ADMIN =            "login login login   403    403   403   403   403    403"
+# Publishing tokens (issue 34): any director makes one, shown on the page (never a redirect);
+# only its owner revokes it (another director: 404, as if it were not there).
+DIRECTORS_SHOWN =       "login login login   403    403   200w  200w  403    200w"
+TOKEN_OWNER_WRITE =     "login login login   403    403   404   404   403    302w"
 # A registry player: the director who added it (registrars too; no column here).
 PLAYER_OWNER =          "login login login   403    403   403   403   403    200"
 PLAYER_OWNER_WRITE =    "login login login   403    403   403   403   403    302w"
@@ -231,6 +237,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "public:self-check-in": (ALL_405, ANYONE_WRITE),  # the registering one's code of today
     "publishing:changes": (ALL_405, ALL_401),
     "publishing:publish-as": ITS_DIRECTORS_ACTION,  # the venue's own name on the club's
+    "publishing:tokens": (DIRECTORS, DIRECTORS_SHOWN),
+    "publishing:token-revoke": (ALL_405, TOKEN_OWNER_WRITE),  # the director's own token
+    "publishing:destination": (CLUB_ADMIN, CLUB_ADMIN),  # where this installation publishes
+    "publishing:destination-stop": (ALL_405, CLUB_ADMIN),
     "scoring:match-sheet": PUBLIC_PAGE,
     "scoring:match-entry": PUBLIC_PAGE,
     "scoring:hand-create": (ALL_405, SCORERS_WRITE),
@@ -412,6 +422,8 @@ class World:
     """A Swiss stage of one round, played: ready for the cut."""
     knockout: Tournament
     """Cut from its Swiss stage into a knockout not begun."""
+    publish_token: PublishToken
+    """The director's live publishing token (issue 34)."""
     lucky: Match
     """The knockout's match, ready: a lucky loser may come in."""
     level: Tournament
@@ -471,6 +483,7 @@ def build_world() -> World:
     )
     play(rival.matches.filter(round=1).first(), [knock("A")], user=other_director)
     Group.objects.create(name="Helpers")
+    publish_token, _secret = make_token(user=director, label="venue laptop")
     # The log-in limiter's records, for the admin's change, delete and history pages.
     attempt = {
         "username": "somebody",
@@ -550,6 +563,7 @@ def build_world() -> World:
         staged=staged,
         closable=closable,
         knockout=knockout,
+        publish_token=publish_token,
         lucky=Match.objects.get(stage__tournament=knockout, stage__number=2),
         level=level,
         level_match=Match.objects.filter(tournament=level, status="ready").first(),
@@ -724,6 +738,12 @@ DEAL_THREE = deal_post(3, [team_knock("B", 1, 20), team_knock("A", 2, 20)])
 
 POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "publishing:publish-as": lambda w: {"slug": "friday-night-2"},
+    "publishing:tokens": lambda w: {"label": "matrix"},
+    "publishing:destination": lambda w: {
+        "url": "https://club.example/",
+        "token": "matrix-token",
+        "venue": "Hall",
+    },
     "login": lambda w: {"username": "dir", "password": "not the password"},
     "set_language": lambda w: {"language": "es", "next": "/"},
     "admin:login": lambda w: {"username": "dir", "password": PASSWORD},
@@ -853,6 +873,8 @@ def kwargs_for(pattern: Pattern, world: World, role: str) -> dict[str, Any]:
         elif argument == "entry_id":
             entry = world.withdrawn if pattern.key.endswith("entry-reinstate") else world.entry
             values[argument] = entry.pk
+        elif argument == "token_id":
+            values[argument] = world.publish_token.pk
         elif argument == "pot_id":
             values[argument] = world.side_pot.pk
         elif argument == "call_id":
