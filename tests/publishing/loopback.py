@@ -20,6 +20,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tests.load.servers import (
     ROOT,
@@ -213,20 +214,25 @@ class Night:
             if process is not None:
                 stop(process)
 
-    def applied(self) -> int | None:
-        """The mirror's applied change number, read straight from the club's database
-        (None before the mirror exists): cheap enough to poll during a run."""
+    @contextlib.contextmanager
+    def reading_applied(self) -> Iterator[Callable[[], int | None]]:
+        """What reads the mirror's applied change number straight from the club's
+        database (None before the mirror exists), on one connection kept open: cheap
+        enough to poll during a run."""
         query = "SELECT applied_through FROM publishing_mirror"
         if self.database_url:
             import psycopg
 
-            with psycopg.connect(self.database_url, connect_timeout=5) as connection:
-                row = connection.execute(query).fetchone()
+            with psycopg.connect(self.database_url, autocommit=True) as connection:
+                yield lambda: number(connection.execute(query).fetchone())
         else:
             path = Path(self.club["GINCLUB_DATA_DIR"]) / "db.sqlite3"
             with contextlib.closing(sqlite3.connect(path, timeout=5)) as connection:
-                row = connection.execute(query).fetchone()
-        return None if row is None else int(row[0])
+                yield lambda: number(connection.execute(query).fetchone())
+
+
+def number(row: Any) -> int | None:
+    return None if row is None else int(row[0])
 
 
 @contextlib.contextmanager
