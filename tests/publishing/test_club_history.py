@@ -130,8 +130,8 @@ def verified(slug: str) -> str:
     return out.getvalue()
 
 
-def test_a_finished_mirror_counts_as_the_night_played_here(club):
-    director, players, season = club
+def finished_night(director: Any, players: list[Player]) -> Tournament:
+    """The second night played to its end."""
     night = run_tournament(
         players,
         owner=director,
@@ -140,27 +140,24 @@ def test_a_finished_mirror_counts_as_the_night_played_here(club):
         name="Week 2",
     )
     night.refresh_from_db()
-    assert night.status == Tournament.Status.FINISHED
-    season.tournaments.add(night)
-    here = shown(players, season, night)
-    assert here["night"] and any(row.change for row in here["night"])
-
-    mirror = mirrored(night, director)
-    assert mirror.status == Tournament.Status.FINISHED
-    season.tournaments.add(mirror)
-    assert shown(players, season, mirror) == here
-    assert "agree with their hands" in verified(mirror.slug)
+    return night
 
 
-def test_a_running_mirror_counts_as_a_running_night_here(club):
+@pytest.mark.parametrize(
+    ("play_night", "status"),
+    [(finished_night, Tournament.Status.FINISHED), (running_night, Tournament.Status.RUNNING)],
+    ids=["finished", "running"],
+)
+def test_a_mirror_counts_as_the_night_played_here(club, play_night, status):
     director, players, season = club
-    night = running_night(director, players)
+    night = play_night(director, players)
+    assert night.status == status
     season.tournaments.add(night)
     here = shown(players, season, night)
-    assert any(row.matches for row in here["night"])  # its played round is rated
+    assert any(row.matches and row.change for row in here["night"])  # it is rated
 
     mirror = mirrored(night, director)
-    assert mirror.status == Tournament.Status.RUNNING
+    assert mirror.status == status
     season.tournaments.add(mirror)
     assert shown(players, season, mirror) == here
     assert "agree with their hands" in verified(mirror.slug)
@@ -170,14 +167,7 @@ def test_without_the_night_the_club_shows_other_numbers(club):
     """The comparisons above can fail: the club without the second night differs."""
     director, players, season = club
     before = shown(players, season, Tournament.objects.get(name="Week 1"))
-    night = run_tournament(
-        players,
-        owner=director,
-        date=JAN + datetime.timedelta(7),
-        winner=by_rank(upset(players)),
-        name="Week 2",
-    )
-    season.tournaments.add(night)
+    season.tournaments.add(finished_night(director, players))
     after = shown(players, season, Tournament.objects.get(name="Week 1"))
     for key in ("ratings", "season", "pages"):
         assert after[key] != before[key]
