@@ -39,11 +39,11 @@ from . import schema
 from .reading import Plan, check_archive
 from .restore import (
     ImportReport,
-    _not_fitting,
-    _registry_players,
-    _times_kept,
-    _write_audit,
-    _write_decisions,
+    not_fitting,
+    registry_players,
+    times_kept,
+    write_audit,
+    write_decisions,
 )
 from .schema import ArchiveError
 
@@ -90,7 +90,7 @@ def refresh_copy(
             _write(plan, tournament, hands_of, audit_from)
             public_version.changed(tournament)
     except (IntegrityError, DataError) as error:
-        raise _not_fitting(error) from None
+        raise not_fitting(error) from None
     return plan
 
 
@@ -109,7 +109,7 @@ def _write(plan: Plan, tournament: Tournament, hands_of: set[str], audit_from: i
             Stage.objects.filter(pk=row.stage.pk).update(time_called=time_called)
     _hands(plan, tournament, by_key, hands_of)
     Decision.objects.filter(tournament=tournament, match__key__in=hands_of).delete()
-    _write_decisions(plan, {}, entries, by_key, report)
+    write_decisions(plan, {}, entries, by_key, report)
     _audit(plan, tournament, entries, by_key, stages, audit_from, report)
 
 
@@ -120,7 +120,7 @@ def _changed(old: models.Model, new: models.Model, names: list[str]) -> dict[str
 def _entries(plan: Plan, tournament: Tournament) -> list[Entry]:
     """The copy's entries, each updated where the change differs, new ones added."""
     existing = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
-    registry, _new_players = _registry_players(plan.players)
+    registry, _new_players = registry_players(plan.players)
     wanted = [(entry, registry[player]) for entry, player in plan.entries]
     if len(existing) > len(wanted) or any(
         row.player_id != player.pk for row, (_entry, player) in zip(existing, wanted, strict=False)
@@ -136,7 +136,7 @@ def _entries(plan: Plan, tournament: Tournament) -> list[Entry]:
             entry.pk = existing[i].pk
         entries.append(entry)
     added = entries[len(existing) :]
-    with _times_kept(added, ["registered_at"]):
+    with times_kept(added, ["registered_at"]):
         Entry.objects.bulk_create(added)
     if plan.members:
         TeamMember.objects.filter(tournament=tournament).delete()
@@ -238,7 +238,7 @@ def _hands(
         if changes:  # update(): the venue's times are kept (save() would set updated_at)
             Hand.objects.filter(pk=hand.pk).update(**changes)
     Hand.objects.filter(pk__in=[hand.pk for hand in existing.values()]).delete()
-    with _times_kept(new, ["entered_at", "updated_at"]):
+    with times_kept(new, ["entered_at", "updated_at"]):
         Hand.objects.bulk_create(new)
 
 
@@ -262,4 +262,4 @@ def _audit(
         match__tournament=tournament, match__key__in={key for key, _number in named}
     ).values_list("pk", "match__key", "number")
     hand_of = {(key, number): Hand(pk=pk) for pk, key, number in hands if (key, number) in named}
-    _write_audit(plan, {}, entries, by_key, hand_of, report, stages)
+    write_audit(plan, {}, entries, by_key, hand_of, report, stages)

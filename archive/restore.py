@@ -71,7 +71,7 @@ def _default_owner(owner: str | None) -> Any:
     return user
 
 
-def _registry_players(players: list[Player]) -> tuple[list[Player], list[Player]]:
+def registry_players(players: list[Player]) -> tuple[list[Player], list[Player]]:
     """Each archive player as a registry row: an existing one when the club id, or else
     the name and email, match; a new (saved) one otherwise. Returns (rows, new ones)."""
     by_club: dict[str, Player] = {}
@@ -108,7 +108,7 @@ def import_archive(data: Any, *, slug: str | None = None, owner: str | None = No
         with transaction.atomic():
             return _write(plan, owner)
     except (IntegrityError, DataError) as error:
-        raise _not_fitting(error) from None
+        raise not_fitting(error) from None
 
 
 def write_copy(
@@ -132,10 +132,10 @@ def write_copy(
             public_version.changed(plan.tournament)
             return plan.tournament
     except (IntegrityError, DataError) as error:
-        raise _not_fitting(error) from None
+        raise not_fitting(error) from None
 
 
-def _not_fitting(error: Exception) -> ArchiveError:
+def not_fitting(error: Exception) -> ArchiveError:
     problem = str(error).strip().splitlines()[0] if str(error).strip() else "refused"
     return ArchiveError(f"the archive does not fit this database: {problem}")
 
@@ -177,8 +177,8 @@ def _write(plan: Plan, owner: str | None, *, owned_by: Any = None) -> ImportRepo
             row.stage.time_called = {str(by_key[k].pk): n for k, n in row.time_called.items()}
             row.stage.save(update_fields=["time_called"])
     hand_of = _write_hands(plan, users, by_key, report)
-    rows = _write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
-    _write_decisions(plan, users, entries, by_key, report)
+    rows = write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
+    write_decisions(plan, users, entries, by_key, report)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 
@@ -223,12 +223,12 @@ def _write_tournament(
 
 def _write_entries(plan: Plan, report: ImportReport) -> tuple[list[Entry], list[Player]]:
     """The entries saved, each with its registry player; returns them and the new players."""
-    registry, new_players = _registry_players(plan.players)
+    registry, new_players = registry_players(plan.players)
     report.new_players = len(new_players)
     entries = [entry for entry, _player in plan.entries]
     for entry, player in plan.entries:
         entry.tournament, entry.player = plan.tournament, registry[player]
-    with _times_kept(entries, ["registered_at"]):
+    with times_kept(entries, ["registered_at"]):
         Entry.objects.bulk_create(entries)
     TeamMember.objects.bulk_create(
         TeamMember(
@@ -293,12 +293,12 @@ def _write_hands(
         hand.entered_by = users.get(user) if user else None
         if user and user not in users:
             report.unknown_users.add(user)
-    with _times_kept(hands, ["entered_at", "updated_at"]):
+    with times_kept(hands, ["entered_at", "updated_at"]):
         Hand.objects.bulk_create(hands, batch_size=500)
     return {(key, hand.number): hand for hand, key, _user in plan.hands}
 
 
-def _write_audit(
+def write_audit(
     plan: Plan,
     users: dict[str, Any],
     entries: list[Entry],
@@ -326,7 +326,7 @@ def _write_audit(
     return rows
 
 
-def _write_decisions(
+def write_decisions(
     plan: Plan,
     users: dict[str, Any],
     entries: list[Entry],
@@ -346,7 +346,7 @@ def _write_decisions(
 
 
 @contextlib.contextmanager
-def _times_kept(rows: list[Any], names: list[str]) -> Iterator[None]:
+def times_kept(rows: list[Any], names: list[str]) -> Iterator[None]:
     """Keep the archive's timestamps through an insert that auto_now(_add) rewrites.
 
     One UPDATE per row through ``executemany``: ``bulk_update`` would build a CASE
