@@ -10,8 +10,12 @@ class PublishingConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from .mirrors import forget_mirrored
-        from .models import Mirror
+        from .models import Destination, Mirror
+        from .status import forget_publishes
 
         # The map of mirrored tournaments the read-only check keeps (publishing.mirrors).
         post_save.connect(forget_mirrored, sender=Mirror, dispatch_uid="mirrored-saved")
         post_delete.connect(forget_mirrored, sender=Mirror, dispatch_uid="mirrored-deleted")
+        # Whether this installation publishes, which the banner's line asks (.status).
+        post_save.connect(forget_publishes, sender=Destination, dispatch_uid="destination-saved")
+        post_delete.connect(forget_publishes, sender=Destination, dispatch_uid="destination-gone")

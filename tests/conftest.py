@@ -28,13 +28,16 @@ def _own_cache(settings, tmp_path):
             "LOCATION": str(tmp_path / "cache"),
         }
     }
-    # As on any site after its first write: it knows its mirrored tournaments (none).
-    # A test that clears the cache pays the one query of looking again (publishing).
+    # As on any site after its first page: it knows its mirrored tournaments (none) and
+    # that it does not publish. A test that clears the cache pays the one query of
+    # looking again for each (publishing).
     from django.core.cache import cache
 
     from publishing.mirrors import MIRRORED
+    from publishing.status import PUBLISHES
 
     cache.set(MIRRORED, {})
+    cache.set(PUBLISHES, False)
 
 
 @pytest.fixture(autouse=True)

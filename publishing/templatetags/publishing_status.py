@@ -27,3 +27,9 @@ def publishing_status(context: template.Context, tournament: Any) -> dict[str, A
         "slug": slug,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("publishing/publishing_banner.html")
+def publishing_banner(tournament: Any) -> dict[str, Any]:
+    """The same line in the banner of the tournament's other director pages."""
+    return {"status": status_of(tournament), "tournament": tournament}

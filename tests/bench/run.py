@@ -307,12 +307,14 @@ def entry_queries(director: Any, tournament: Any, client: Any, token_client: Any
     hands = list(match_hands(rules, seed=seed, limit=top))
     result: dict[str, Any] = {}
     spare = ready_matches(tournament)[-2 * len(QUERY_POINTS) :]
-    # The site knows its mirrored tournaments (none) as after any first write: the cold
-    # public pages above emptied the cache, and looking again is one query once, not per
-    # hand (publishing.mirrors).
+    # The site knows its mirrored tournaments (none) and that it does not publish, as
+    # after any first page: the cold public pages above emptied the cache, and looking
+    # again is one query once each, not per hand (publishing.mirrors, publishing.status).
     from publishing.mirrors import mirrored
+    from publishing.status import publishes
 
     mirrored()
+    publishes()
     for route, who in (("director", client), ("table_link", token_client)):
         counts: dict[str, int] = {}
         sql: dict[str, list[str]] = {}

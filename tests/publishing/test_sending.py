@@ -195,3 +195,25 @@ def test_round_control_shows_nothing_where_the_venue_does_not_publish(client):
     client.force_login(t.owner)
     page = client.get(reverse("tournaments:round-control", args=[t.slug])).content.decode()
     assert "publishing-status" not in page
+
+
+def test_the_other_director_pages_say_it_in_their_banner(night, director_client):
+    """Registration, say, shows the line Round control shows; with no destination, nothing,
+    at no query (the site knows it does not publish)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from publishing.status import publishes
+
+    night.owner = director_client.user
+    night.save()
+    url = reverse("tournaments:entry-list", args=[night.slug])
+    Publisher(Club()).publish_once()
+    assert "Published 0 s ago" in director_client.get(url).content.decode()
+    Destination.objects.all().delete()
+    assert "Published" not in director_client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as counted:
+        assert publishes() is False
+    assert len(counted) == 0
+    Destination.objects.create(url="http://club.example/", token="t", venue="Riverside")
+    assert publishes() is True
