@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
@@ -14,28 +12,21 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Tournament
 
+from .kept import Kept
 from .models import Destination, Publication
 from .sending import changes_of
 
 PUBLISHES = "publishing:publishes"
 
 
-def publishes() -> bool:
-    """Whether this installation publishes (it has a destination): kept in the shared
-    cache with no expiry, so a director's page at a venue that does not publish pays no
-    query for the banner's line; dropped whenever the destination is saved or deleted
-    (:class:`publishing.apps.PublishingConfig`)."""
-    found: bool | None = cache.get(PUBLISHES)
-    if found is None:
-        found = Destination.objects.exists()
-        cache.set(PUBLISHES, found, None)
-    return found
+publishes = Kept(PUBLISHES, Destination.objects.exists)
+"""Whether this installation publishes (it has a destination), so a director's page at a
+venue that does not publish pays no query for the banner's line; forgotten whenever the
+destination is saved or deleted."""
 
 
 def forget_publishes(**_signal: object) -> None:
-    """After the destination is saved or deleted: now, and again on commit."""
-    cache.delete(PUBLISHES)
-    transaction.on_commit(lambda: cache.delete(PUBLISHES))
+    publishes.forget()
 
 
 @dataclass(frozen=True)
@@ -48,15 +39,11 @@ class Status:
 def status_of(tournament: Tournament) -> Status | None:
     """The line, or None where the venue does not publish (or the tournament is a draft,
     which is never sent)."""
-    if tournament.status == Tournament.Status.DRAFT or not publishes():
-        return None
-    publication = Publication.objects.filter(tournament=tournament).first()
-    number = changes_of([tournament]).get(tournament.pk, 0)
-    return _status(publication, number)
+    return statuses_of([tournament]).get(tournament.pk)
 
 
 def statuses_of(tournaments: list[Tournament]) -> dict[int, Status]:
-    """Each tournament's line by its pk, in three queries however many there are (the
+    """Each tournament's line by its pk, in two queries however many there are (the
     venue's "Publish to the club's server" page); empty where the venue does not publish."""
     shown = [t for t in tournaments if t.status != Tournament.Status.DRAFT]
     if not shown or not publishes():
