@@ -111,8 +111,6 @@ class Publisher:
         self.post = post
         self.not_before: dict[int, datetime] = {}
         self.waits: dict[int, float] = {}
-        self.pending: dict[int, dict[str, str]] = {}
-        """Each tournament's fingerprints as last sent, until the club answers."""
 
     def publish_once(self, now: datetime | None = None) -> int:
         """One pass; returns how many requests it sent."""
@@ -137,14 +135,14 @@ class Publisher:
                 continue
             news = number > publication.acknowledged_through
             sent += 1
-            reply = self._send(destination, tournament, publication, news=news)
+            reply, marks = self._send(destination, tournament, publication, news=news)
             if reply.status == 200 and self._behind(reply, number):
                 # The club has less than it was sent or said before (a gap, a copy that
                 # did not fit, a backup restored there): the whole archive, at once.
                 publication.sent = None
                 sent += 1
-                reply = self._send(destination, tournament, publication, news=True)
-            self._record(tournament, publication, reply, timezone.now())
+                reply, marks = self._send(destination, tournament, publication, news=True)
+            self._record(tournament, publication, reply, marks, timezone.now())
         return sent
 
     @staticmethod
@@ -159,9 +157,10 @@ class Publisher:
         publication: Publication,
         *,
         news: bool,
-    ) -> Reply:
+    ) -> tuple[Reply, dict[str, str] | None]:
         """Send the tournament's changes (``news``: the part the club lacks, or all of
-        it when its copy is not known) or a heartbeat."""
+        it when its copy is not known) or a heartbeat. Returns the club's reply and the
+        fingerprints of what was sent (None for a heartbeat)."""
         body: dict[str, Any] = {
             "format": protocol.FORMAT,
             "version": protocol.VERSION,
@@ -169,12 +168,13 @@ class Publisher:
             "slug": publication.slug or tournament.slug,
             "archive": None,
         }
+        marks = None
         with transaction.atomic():
             # The number first: the archive read after it holds at least those changes.
             body["through"] = changes_of([tournament]).get(tournament.pk, 0)
             if news:
-                self.pending[tournament.pk] = fingerprints(tournament)
-                body.update(self._changes(tournament, publication))
+                marks = fingerprints(tournament)
+                body.update(self._changes(tournament, publication, marks))
         data = gzip.compress(json.dumps(body, ensure_ascii=False).encode())
         headers = {
             "Authorization": f"Bearer {destination.token}",
@@ -182,16 +182,19 @@ class Publisher:
             "Content-Encoding": "gzip",
         }
         publication.attempted_at = timezone.now()
-        return self.post(destination.url.rstrip("/") + protocol.PATH, data, headers)
+        return self.post(destination.url.rstrip("/") + protocol.PATH, data, headers), marks
 
-    def _changes(self, tournament: Tournament, publication: Publication) -> dict[str, Any]:
-        """The archive, whole or the part after what the club acknowledged."""
+    @staticmethod
+    def _changes(
+        tournament: Tournament, publication: Publication, marks: dict[str, str]
+    ) -> dict[str, Any]:
+        """The archive, whole or the part after what the club acknowledged (the matches
+        whose fingerprint ``marks`` differs from the one the club has)."""
         private = {"shows_private": lambda _player: False}
         acknowledged = publication.acknowledged_through
         if publication.sent is None or not acknowledged:
             return {"archive": export_tournament(tournament, **private), "since": None}
-        now = self.pending[tournament.pk]
-        hands_of = sorted(key for key, mark in now.items() if publication.sent.get(key) != mark)
+        hands_of = sorted(key for key, mark in marks.items() if publication.sent.get(key) != mark)
         audit_from = max(acknowledged - protocol.AUDIT_OVERLAP, 0)
         archive = export_tournament(tournament, hands_of=hands_of, audit_from=audit_from, **private)
         return {
@@ -202,13 +205,18 @@ class Publisher:
         }
 
     def _record(
-        self, tournament: Tournament, publication: Publication, reply: Reply, now: datetime
+        self,
+        tournament: Tournament,
+        publication: Publication,
+        reply: Reply,
+        marks: dict[str, str] | None,
+        now: datetime,
     ) -> None:
         fields = ["attempted_at", "succeeded_at", "failing_since", "error", "error_code"]
         if reply.status == 200 and isinstance(reply.body.get("applied_through"), int):
             publication.acknowledged_through = reply.body["applied_through"]
-            if tournament.pk in self.pending:  # what the club now has of each match
-                publication.sent = self.pending.pop(tournament.pk)
+            if marks is not None:  # what the club now has of each match
+                publication.sent = marks
                 fields.append("sent")
             publication.succeeded_at, publication.failing_since = now, None
             publication.error = publication.error_code = ""
@@ -216,7 +224,6 @@ class Publisher:
             self.waits.pop(tournament.pk, None)
             self.not_before.pop(tournament.pk, None)
         else:
-            self.pending.pop(tournament.pk, None)
             refused = 400 <= reply.status < 500 and isinstance(reply.body.get("error"), str)
             if refused:
                 publication.error = str(reply.body["error"])[:300]
