@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -15,6 +13,7 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
 from . import protocol
+from .kept import Kept
 from .models import Mirror
 
 SAFE = ("GET", "HEAD", "OPTIONS", "TRACE")
@@ -31,25 +30,16 @@ def refusal(venue: str) -> str:
 MIRRORED = "publishing:mirrored"
 
 
-def mirrored() -> dict[str, str]:
-    """The slugs of the mirrored tournaments here, with their venues: kept in the shared
-    cache with no expiry (a venue has none; a write there pays no query), dropped
-    whenever a mirror is saved or deleted (:class:`publishing.apps.PublishingConfig`)."""
-    found: dict[str, str] | None = cache.get(MIRRORED)
-    if found is None:
-        found = dict(Mirror.objects.values_list("tournament__slug", "venue"))
-        cache.set(MIRRORED, found, None)
-    return found
+mirrored = Kept(MIRRORED, lambda: dict(Mirror.objects.values_list("tournament__slug", "venue")))
+"""The slugs of the mirrored tournaments here, with their venues (a venue has none; a
+write there pays no query), forgotten whenever a mirror is made or deleted."""
 
 
 def forget_mirrored(**_signal: Any) -> None:
-    """After a mirror is made, changed or deleted: now, and again on commit (a process
-    that looked in the meantime cached the map without the change). A mirror saved
-    again (each word from its venue) changes nothing the map holds."""
-    if _signal.get("created") is False:
-        return
-    cache.delete(MIRRORED)
-    transaction.on_commit(lambda: cache.delete(MIRRORED))
+    """After a mirror is made or deleted (a mirror saved again, at each word from its
+    venue, changes nothing the map holds)."""
+    if _signal.get("created") is not False:
+        mirrored.forget()
 
 
 class ReadOnlyMirrorMiddleware:
