@@ -148,6 +148,9 @@ class Event:
     """The hands each match should hold, in order, as the phones had them stored."""
     resends: int = 0
     clashes: int = 0
+    published: Any = None
+    """What the club's server had at the last check (:class:`tests.events.mirror.Published`),
+    None before the first."""
 
     # -- plumbing ----------------------------------------------------------------------------
 

@@ -91,7 +91,7 @@ def mirror(event: Event) -> list[Problem]:
         return []
     slug = f"{venue.slug}-club"
     problems: list[Problem] = []
-    before: Published | None = getattr(event, "published", None)
+    before: Published | None = event.published
     try:
         with transaction.atomic():
             problems = _publish(venue, slug, before)
@@ -100,7 +100,7 @@ def mirror(event: Event) -> list[Problem]:
         pass
     finally:
         forget_mirrored()
-    event.published = Published(  # type: ignore[attr-defined]
+    event.published = Published(
         export_tournament(venue, shows_private=_nobody),
         changes_of([venue]).get(venue.pk, 0),
         fingerprints(venue),
