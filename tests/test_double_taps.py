@@ -19,7 +19,6 @@ cleanly. CI runs this file on SQLite and again on PostgreSQL.
 from __future__ import annotations
 
 import logging
-import threading
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -31,6 +30,7 @@ from django.db import connection, transaction
 from django.test import Client
 
 from scoring.models import PhoneEvent
+from tests.concurrency import at_once
 from tests.test_permissions_matrix import (
     FINGERPRINTED,
     PATTERNS,
@@ -106,28 +106,11 @@ def double_tap(
     """The same POST twice at once: two threads, one barrier. ``two_tabs``: each its own
     submission id (two tabs sending the same thing), else the one ``data`` carries."""
     cache.clear()
-    barrier = threading.Barrier(2)
-    responses: list[Any] = [None, None]
-    errors: list[BaseException] = []
 
-    def tap(index: int) -> None:
-        try:
-            client = client_for(world, role)
-            sent = {**data, FIELD: new_id()} if two_tabs else data
-            barrier.wait(timeout=10)
-            responses[index] = client.post(path, sent)
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+    def tab(_index: int) -> tuple[Any, dict[str, Any]]:
+        return client_for(world, role), ({**data, FIELD: new_id()} if two_tabs else data)
 
-    threads = [threading.Thread(target=tap, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    return responses
+    return at_once(tab, lambda ready: ready[0].post(path, ready[1]))
 
 
 PHONE_EVENTS = PhoneEvent._meta.db_table

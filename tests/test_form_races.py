@@ -11,17 +11,16 @@ PostgreSQL, where these races reached the user as an ``IntegrityError``.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from club.models import Season
 from money.models import Payment, SidePot
+from tests.concurrency import at_once
 from tests.factories import make_director, make_entries, make_player, make_tournament
 from tests.teams import team_tournament
 from tournaments.models import Entry, Player, TeamMember, Tournament
@@ -34,27 +33,13 @@ REPEATS = 3
 
 def race(user: Any, path: str, data: dict[str, Any]) -> list[Any]:
     """Two tabs of ``user`` POST ``data`` to ``path`` at once, each its own submission."""
-    barrier = threading.Barrier(2)
-    responses: list[Any] = [None, None]
-    errors: list[BaseException] = []
 
-    def tab(index: int) -> None:
-        try:
-            client = Client(raise_request_exception=False)
-            client.force_login(user)
-            barrier.wait(timeout=10)
-            responses[index] = client.post(path, {**data, FIELD: new_id()})
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+    def tab(_index: int) -> Client:
+        client = Client(raise_request_exception=False)
+        client.force_login(user)
+        return client
 
-    threads = [threading.Thread(target=tab, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
+    responses = at_once(tab, lambda client: client.post(path, {**data, FIELD: new_id()}))
     assert [r.status_code for r in responses if r.status_code >= 500] == []
     return responses
 

@@ -5,13 +5,11 @@ this file on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from publishing.models import Mirror
 from publishing.tokens import make_token
+from tests.concurrency import at_once
 from tests.factories import make_bracket, make_director
 from tests.public.test_tables_json import seated
 from tests.publishing.test_receiving import change, send
@@ -26,21 +24,7 @@ def test_two_first_deliveries_at_once_make_one_mirror(attempt):
     play(seated(t)[0], [knock("A", 5, 30)])
     secret = make_token(user=make_director(username=f"clubdora{attempt}"))[1]
     body = change(t, slug=f"friday-club-{attempt}")
-    barrier = threading.Barrier(2)
-    answers: list = [None, None]
-
-    def deliver(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            answers[index] = send(body, secret)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=deliver, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    answers = at_once(lambda _index: None, lambda _ready: send(body, secret))
     assert [a.status_code for a in answers] == [200, 200], [a.json() for a in answers]
     assert [a.json()["applied_through"] for a in answers] == [body["through"]] * 2
     assert Mirror.objects.filter(tournament__slug=f"friday-club-{attempt}").count() == 1

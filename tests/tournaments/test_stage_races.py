@@ -4,14 +4,12 @@ barrier, each with its own connection; CI runs this on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.concurrency import at_once
 from tests.scoring.helpers import hidden_fields
 from tests.tournaments.test_stages import ONE_GAME_TO_100, make_event, play_open
 from tournaments.models import Match, Stage
@@ -50,28 +48,14 @@ def two_tabs(stage: Stage, action: str) -> list[str]:
         client = Client(raise_request_exception=False)
         client.force_login(tournament.owner)
         tabs.append((client, hidden_fields(client.get(page).content.decode(), url)))
-    barrier = threading.Barrier(2)
-    told: list[str] = ["", ""]
-    errors: list[BaseException] = []
 
-    def press(index: int) -> None:
-        try:
-            client, data = tabs[index]
-            barrier.wait(timeout=10)
-            response = client.post(url, data)
-            assert response.status_code == 302, response.status_code
-            told[index] = " ".join(str(m) for m in get_messages(response.wsgi_request))
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+    def press(tab: tuple[Client, dict]) -> str:
+        client, data = tab
+        response = client.post(url, data)
+        assert response.status_code == 302, response.status_code
+        return " ".join(str(m) for m in get_messages(response.wsgi_request))
 
-    threads = [threading.Thread(target=press, args=(i,)) for i in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
+    told = at_once(tabs.__getitem__, press)
     return sorted(told)
 
 
