@@ -257,7 +257,8 @@ class Follower:
     def request(self, region: int) -> bytes:
         name = REGIONS[region]
         lines = [
-            f"GET {self.target.path} HTTP/1.1",
+            # the region's own URL, as the page's hx-get names it
+            f"GET {self.target.path}?region={name} HTTP/1.1",
             f"Host: {self.target.host}:{self.target.port}",
             "User-Agent: ginclub-load-follower",
             "Accept: */*",

@@ -180,7 +180,8 @@ def test_followers_poll_with_validators_and_see_every_hand():
     assert conditional
     assert all(r["if-none-match"].startswith(f'"{r["hx-target"]}-') for r in conditional)
     for request in page.requests:
-        assert request["request-line"] == f"GET /t/{SLUG}/ HTTP/1.1"
+        region = request["hx-target"]
+        assert request["request-line"] == f"GET /t/{SLUG}/?region={region} HTTP/1.1"
         assert request["hx-request"] == "true"
         assert request["hx-target"] in REGIONS
         assert request["hx-current-url"].endswith(f"/t/{SLUG}/")
