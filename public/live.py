@@ -216,6 +216,12 @@ def headers(
     page made for one visitor (it carries their CSRF token), which no shared cache keeps."""
     response.headers["ETag"] = live_.etag(what, tag)
     patch_vary_headers(response, VARY)
+    return revalidated(response, private=private)
+
+
+def revalidated(response: HttpResponse, *, private: bool) -> HttpResponse:
+    """``Cache-Control: no-cache``: kept, and asked again every time; ``private`` keeps it
+    out of shared caches (the club's load balancer keeps the rest a second)."""
     if private:
         patch_cache_control(response, no_cache=True, private=True)
     else:
@@ -268,7 +274,9 @@ def region(request: HttpRequest, live_: Live, rendered: Rendered, part: str) -> 
     response.headers["ETag"] = etag
     response.headers["Last-Modified"] = http_date(shown)
     patch_vary_headers(response, VARY)
-    patch_cache_control(response, no_cache=True)
+    # The same for every follower, so a shared cache in front of the club's nodes may keep
+    # it a moment (docs/club-server.md); a draft's is for its directors only.
+    revalidated(response, private=live_.status == Tournament.Status.DRAFT)
     return poll_again(response, live_, rendered)
 
 

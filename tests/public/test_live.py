@@ -482,3 +482,24 @@ def test_a_new_build_renders_the_pages_again(client, running_eight, monkeypatch,
     live_module.forget()
     poll(client, running_eight, region="standings")
     assert len(renders) == 2
+
+
+def test_a_region_may_be_kept_by_a_shared_cache_but_a_drafts_only_by_its_director(
+    client, running_eight
+):
+    """A polled region is the same for every follower: no ``private``, so the club's load
+    balancer may keep it a second (docs/club-server.md). A draft's regions are for its
+    directors alone: ``private``, which that cache never keeps."""
+    public = poll(client, running_eight)
+    assert public.status_code == 200
+    directives = {d.strip() for d in public["Cache-Control"].split(",")}
+    assert directives == {"no-cache"}, public["Cache-Control"]
+    Tournament.objects.filter(pk=running_eight.pk).update(status=Tournament.Status.DRAFT)
+    live_module.forget()
+    assert poll(client, running_eight).status_code == 404
+    client.force_login(running_eight.owner)
+    draft = poll(client, running_eight)
+    assert draft.status_code == 200
+    assert "private" in draft["Cache-Control"], draft["Cache-Control"]
+    again = poll(client, running_eight, draft["ETag"])
+    assert again.status_code == 304 and "private" in again["Cache-Control"]
