@@ -4,7 +4,8 @@ process, its stats socket, and what its log says about each node.
 :func:`config` writes the configuration docs/club-server.md shows: round robin over the
 nodes, a health check every second (a node is out after two failed checks, back after
 two good ones), and a request that finds its node gone (refused, or closed without an
-answer: a node killed mid-request) sent once more, to another node. Every request is
+answer: a node killed mid-request) sent once more, to another node; and the live regions
+a room of phones polls kept a second in HAProxy's cache (:data:`SHARE`). Every request is
 logged as one line (:data:`LOG_FORMAT`) on HAProxy's standard output, which
 :func:`start` sends to a file; :func:`node_figures` reads it back per node.
 """
@@ -35,6 +36,50 @@ LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %HP"
 # A node that refuses a connection (or times out connecting) is out at once, before the
 # health check notices: the request is sent to another node, and so are the next ones.
 OBSERVE = "observe layer4 error-limit 1 on-error mark-down"
+
+
+# A live region that htmx polls (``?region=…`` with ``HX-Request``) is the same for every
+# follower of the tournament who has not picked a language of their own, and the app says
+# so (``Cache-Control`` without ``private``; a draft's is private). HAProxy keeps it for a
+# second (the cache ``live``): however many phones follow a night, each region reaches the
+# nodes about once a second, and a follower who has it as it is gets a 304 from HAProxy.
+# A region not in the cache is asked of a node whole (a 304 would not be kept), and kept
+# with ``Cache-Control: max-age=1`` and ``Vary: Accept-Encoding``, which is all HAProxy
+# keeps; every follower is sent the app's own ``Cache-Control`` and ``Vary``.
+APP_VARY = "HX-Request, HX-Target, Accept-Language, Cookie, Accept-Encoding"
+CACHE = """
+cache live
+    total-max-size 64
+    max-object-size 1048576
+    max-age 1
+    process-vary on
+"""
+SHARE = """\
+    acl live_region url_param(region) -m found
+    acl htmx req.hdr(HX-Request) -m str true
+    acl own_language req.cook(django_language) -m found
+    acl shared var(txn.shared) -m bool
+    http-request set-var(txn.shared) bool(true) if METH_GET live_region htmx !own_language
+    http-request cache-use live if shared
+    http-request del-header If-None-Match if shared
+    http-request del-header If-Modified-Since if shared
+    acl answered status 200
+    acl for_everyone res.hdr(Cache-Control) -m sub no-cache
+    acl for_one res.hdr(Cache-Control) -m sub private
+    acl sets_cookie res.hdr(Set-Cookie) -m found
+    acl kept var(txn.kept) -m bool
+    http-response set-var(txn.kept) bool(true) if shared answered for_everyone !for_one !sets_cookie
+    http-response set-header Cache-Control max-age=1 if kept
+    http-response set-header Vary Accept-Encoding if kept
+    http-response cache-store live if kept
+"""
+# In the frontend, after the backend: for what was just kept and for what the cache sends.
+RESTORE = f"""\
+    acl shared var(txn.shared) -m bool
+    acl from_cache res.hdr(Cache-Control) -m str max-age=1
+    http-response set-header Vary "{APP_VARY}" if shared from_cache
+    http-response set-header Cache-Control no-cache if shared from_cache
+"""
 
 
 def available() -> str | None:
@@ -89,15 +134,15 @@ defaults
     retries 3
     option redispatch 1
     retry-on conn-failure empty-response
-
+{CACHE}
 frontend club
     bind 127.0.0.1:{front}
     http-request set-header X-Forwarded-Proto http
     default_backend {BACKEND}
-
+{RESTORE}
 backend {BACKEND}
     balance roundrobin
-    option httpchk
+{SHARE}    option httpchk
     http-check send meth GET uri / ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
     # Checked every second (every 250 ms while failing), out after two failed checks or

@@ -3,7 +3,8 @@
 ``python -m tests.load.cluster`` starts the whole set a club runs on several machines,
 here on one: a throwaway PostgreSQL 15 cluster (the data), Redis (the cache and the guess
 limiters: table links, publishing tokens, log-ins), two stateless gunicorn app nodes, and
-HAProxy in front of them, round robin with health checks (:mod:`tests.load.balancer`).
+HAProxy in front of them, round robin with health checks, live regions kept a second
+(:mod:`tests.load.balancer`).
 It migrates the database once, collects the static files once (the nodes share them),
 seeds the demo (a director and a living tournament), prints the URLs and serves until
 Ctrl+C; then, or on any other way out (an error, SIGTERM, SIGHUP), it stops every process

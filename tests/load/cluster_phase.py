@@ -361,7 +361,8 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
         "kind": "cluster",
         "nodes": len(the_set.nodes),
         "served by": f"{len(the_set.nodes)} gunicorn nodes × {the_set.workers} workers × "
-        f"{the_set.threads} threads, PostgreSQL, Redis, HAProxy round robin",
+        f"{the_set.threads} threads, PostgreSQL, Redis, HAProxy round robin "
+        "(live regions kept 1 s)",
         "players": args.players,
         "tables": len(plans),
         "poll_interval_s": args.interval,
