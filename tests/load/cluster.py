@@ -234,14 +234,23 @@ def cluster(
 # -- make cluster ---------------------------------------------------------------------------
 
 
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def stop_on_signals() -> None:
-    """SIGTERM and SIGHUP end the run as Ctrl+C does: through every ``finally``."""
+    """SIGTERM and SIGHUP end the run as Ctrl+C does: through every ``finally``. Once it is
+    stopping, a second Ctrl+C (or one from ``timeout`` and the terminal both) is ignored:
+    it would cut the stopping short and leave the nodes running."""
 
     def leave(number: int, _frame: Any) -> None:
+        for each in STOPPING_SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        if number == signal.SIGINT:
+            raise KeyboardInterrupt
         raise SystemExit(128 + number)
 
-    signal.signal(signal.SIGTERM, leave)
-    signal.signal(signal.SIGHUP, leave)
+    for each in STOPPING_SIGNALS:
+        signal.signal(each, leave)
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -17,7 +17,9 @@ import gzip
 import http.client
 import http.cookiejar
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -260,3 +262,44 @@ def test_haproxy_keeps_a_live_region_a_second_for_every_follower_but_no_drafts(t
             assert answer.status == 200
             assert "private" in answer.headers["Cache-Control"]
         assert region_poll(the_set.base, draft)[0] == 404
+
+
+def test_make_cluster_stops_everything_even_on_a_second_ctrl_c():
+    """``make cluster`` and Ctrl+C pressed twice (or sent by ``timeout`` and the terminal
+    both): the second one used to cut the stopping short and leave both nodes running."""
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "tests.load.cluster"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    groups: list[int] = []
+    try:
+        assert serving.stdout is not None
+        for line in serving.stdout:
+            found = re.search(r"\(gunicorn, process group (\d+)\)", line)
+            if found:
+                groups.append(int(found[1]))
+            if "Ctrl+C stops everything" in line:
+                break
+        assert len(groups) == 2, groups
+        serving.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        serving.send_signal(signal.SIGINT)
+        serving.wait(timeout=60)
+    finally:
+        if serving.poll() is None:
+            serving.kill()
+        left = [group for group in groups if alive(group)]
+        for group in left:
+            os.killpg(group, signal.SIGKILL)
+    assert left == [], f"nodes still running: {left}"
+
+
+def alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
