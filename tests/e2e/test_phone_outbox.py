@@ -227,7 +227,13 @@ def test_a_correction_whose_answer_was_lost_is_resent_and_done_once(phone, live_
     phone.goto(f"/table/{match.token}/hands/1/edit/")
     phone.locator('input[name="defender_deadwood"]').fill("40")
     phone.get_by_role("button", name="Check the correction").click()
-    phone.get_by_role("button", name="Yes, save the correction").click()
+    confirm = phone.get_by_role("button", name="Yes, save the correction")
+    expect(confirm).to_be_visible()
+    # The confirmation is a page of its own: its outbox script runs by the time it has
+    # loaded. Tapped before that (CI, busy), the form went without the outbox, so the lost
+    # answer was the browser's error page, not a resend.
+    phone.wait_for_load_state("load")
+    confirm.click()
 
     expect(phone.locator(".message")).to_have_text(["Hand 1 corrected."])  # said once
     expect(phone.locator("#match-head .scoreboard tr.current td").first).to_have_text("38")
