@@ -39,7 +39,8 @@ OBSERVE = "observe layer4 error-limit 1 on-error mark-down"
 
 
 # A live region that htmx polls (``?region=…`` with ``HX-Request``) is the same for every
-# follower of the tournament who has not picked a language of their own, and the app says
+# follower of the tournament who has not picked a language of their own (it speaks the
+# tournament's language then, whatever the browser's Accept-Language), and the app says
 # so (``Cache-Control`` without ``private``; a draft's is private). HAProxy keeps it for a
 # second (the cache ``live``): however many phones follow a night, each region reaches the
 # nodes about once a second, and a follower who has it as it is gets a 304 from HAProxy.

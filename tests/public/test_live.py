@@ -503,3 +503,22 @@ def test_a_region_may_be_kept_by_a_shared_cache_but_a_drafts_only_by_its_directo
     assert "private" in draft["Cache-Control"], draft["Cache-Control"]
     again = poll(client, running_eight, draft["ETag"])
     assert again.status_code == 304 and "private" in again["Cache-Control"]
+
+
+def test_without_a_picked_language_a_region_is_the_same_whatever_the_browser_asks(running_eight):
+    """What lets the club's load balancer keep a region for every follower who has not
+    picked a language (docs/club-server.md): the tournament's own language decides it, not
+    the browser's ``Accept-Language``, which HAProxy's cache cannot tell apart."""
+    t = running_eight
+    t.language = "es"
+    t.save(update_fields=["language"])
+    answers = [
+        poll(Client(HTTP_ACCEPT_LANGUAGE=asked), t) for asked in ("en", "af,en;q=0.8", "es", "")
+    ]
+    assert {a.status_code for a in answers} == {200}
+    assert len({a.content for a in answers}) == 1 and len({a["ETag"] for a in answers}) == 1
+    assert ".es.standings" in answers[0]["ETag"]
+    picked = Client(HTTP_ACCEPT_LANGUAGE="es")
+    picked.cookies["django_language"] = "af"
+    own = poll(picked, t)
+    assert ".af.standings" in own["ETag"] and own.content != answers[0].content
