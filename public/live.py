@@ -245,9 +245,13 @@ def not_modified(request: HttpRequest, live_: Live, what: str, tag: str) -> Http
 
 def has_etag(request: HttpRequest, etag: str) -> bool:
     """Whether the request's ``If-None-Match`` names ``etag`` (compared weakly)."""
-    asked = request.headers.get("If-None-Match", "")
+    return names_etag(request.headers.get("If-None-Match", ""), etag)
+
+
+def names_etag(if_none_match: str, etag: str) -> bool:
+    """Whether an ``If-None-Match`` value names ``etag`` (compared weakly)."""
     return etag.removeprefix("W/") in {
-        value.strip().removeprefix("W/") for value in asked.split(",")
+        value.strip().removeprefix("W/") for value in if_none_match.split(",")
     }
 
 

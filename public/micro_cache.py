@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
-from public.live import POLL_AGAIN_HEADER
+from public.live import POLL_AGAIN_HEADER, names_etag
 
 # A region kept this long is asked of Django again by the next poll. Half a second: a
 # poll may so be answered half a second behind, which with the half second a poll may take
@@ -95,15 +95,6 @@ def storable(status: str, headers: Headers) -> bool:
         return False
     directives = {d.strip().lower() for d in names.get("cache-control", "").split(",")}
     return directives == {"no-cache"}
-
-
-def has_etag(environ: dict[str, Any], etag: str) -> bool:
-    """Whether the request's ``If-None-Match`` names ``etag`` (compared weakly, as
-    :func:`public.live.has_etag` does)."""
-    asked = environ.get("HTTP_IF_NONE_MATCH", "")
-    return etag.removeprefix("W/") in {
-        value.strip().removeprefix("W/") for value in asked.split(",")
-    }
 
 
 class MicroCache:
@@ -214,7 +205,8 @@ class MicroCache:
         answer from memory (``age`` seconds old) says how old it is (``Age``, as any
         shared cache does), and its ``Poll-Again-After`` counts from when it was made."""
         headers = kept.headers if age is None else aged(kept.headers, age)
-        if kept.status.startswith("200 ") and kept.etag and has_etag(environ, kept.etag):
+        asked = environ.get("HTTP_IF_NONE_MATCH", "")
+        if kept.status.startswith("200 ") and kept.etag and names_etag(asked, kept.etag):
             same = [(n, v) for n, v in headers if n.lower() in NOT_MODIFIED_HEADERS]
             start_response("304 Not Modified", same)
             return []
