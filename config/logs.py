@@ -48,6 +48,10 @@ class BusyServer(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         from django.utils.translation import ngettext
 
+        if getattr(record, "said_in_words", False):
+            # Logging configured twice (django.setup() by the command, then again by
+            # config.wsgi) gives the logger this filter twice: the first has decided.
+            return True
         depth = record.args[0] if isinstance(record.args, tuple) and record.args else 0
         self.deepest = max(self.deepest, depth if isinstance(depth, int) else 0)
         now = record.created
@@ -66,4 +70,5 @@ class BusyServer(logging.Filter):
             waiting,
         ) % {"count": waiting}
         record.args = None
+        record.said_in_words = True
         return True

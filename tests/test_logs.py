@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import logging.config
 
 import pytest
 from django.urls import reverse
@@ -51,7 +52,21 @@ def test_a_real_error_keeps_its_traceback(console):
     assert "Traceback" in text and "ZeroDivisionError" in text
 
 
-def test_waitress_queue_warning_is_one_line_a_director_understands(console):
+@pytest.fixture
+def new_minute():
+    """The queue warning is said at most once a minute per process: another test in this
+    process may have said it already."""
+
+    def forget() -> None:
+        for busy in logging.getLogger("waitress.queue").filters:
+            busy.last = None  # type: ignore[attr-defined]
+
+    forget()
+    yield
+    forget()
+
+
+def test_waitress_queue_warning_is_one_line_a_director_understands(console, new_minute):
     queue = logging.getLogger("waitress.queue")
     for depth in (1, 3, 2):  # a burst: one record per request that found no free thread
         queue.warning("Task queue depth is %d", depth)
@@ -76,3 +91,20 @@ def test_the_busy_line_comes_again_after_a_minute_with_the_deepest_queue(console
     assert len(seen) == 2
     assert "1 request had to wait" in seen[0]
     assert "up to 4 requests had to wait" in seen[1]
+
+
+def test_the_queue_warning_counts_right_with_logging_configured_twice(settings, new_minute):
+    """The venue server's processes configure logging twice (``django.setup()`` for the
+    command, then again in ``config.wsgi``), which gives waitress's logger the filter twice;
+    the warning said "up to 0 requests" until the second one let the first decide."""
+    logging.config.dictConfig(settings.LOGGING)
+    assert len(logging.getLogger("waitress.queue").filters) >= 2
+    [handler] = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+    stream = io.StringIO()
+    old = handler.setStream(stream)
+    try:
+        logging.getLogger("waitress.queue").warning("Task queue depth is %d", 3)
+    finally:
+        handler.setStream(old)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 1 and "up to 3 requests had to wait" in lines[0], lines
