@@ -65,8 +65,12 @@ POLL_AGAIN_HEADER = "Poll-Again-After"
 # A poll (an htmx GET) may take the tournament's row and version as this process read it
 # this long ago, instead of reading it again.
 ROW_SECONDS = 0.5
-# How long a render may hold the group's render lock before another may try.
-RENDER_LOCK_SECONDS = 30
+# How long a render may hold the group's render lock before another may try: a few times
+# the longest render (a 1,024-player tournament's, about 1.2 s on a slow 2-core machine).
+# A server that dies mid-render (a club's node killed) leaves its lock behind, and the
+# group is shown as last rendered until the lock runs out: at 30 s, a killed node froze
+# the followers' standings for the rest of a test run.
+RENDER_LOCK_SECONDS = 5
 # How long a rendered group stays in the cache without being asked for.
 KEEP_SECONDS = 6 * 3600
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -106,6 +107,21 @@ def test_while_one_request_renders_the_others_get_the_last_render(client, runnin
     cache.delete(lock)
     fresh = poll(client, t)
     assert fresh.content != before.content and fresh["ETag"] != before["ETag"]
+
+
+def test_a_render_lock_left_by_a_dead_server_is_given_up_within_seconds(client, running_eight):
+    """A node killed mid-render leaves its lock: the group is shown as last rendered only
+    until the lock runs out, a few seconds, not the rest of the evening."""
+    assert live_module.RENDER_LOCK_SECONDS <= 5
+    t = running_eight
+    before = poll(client, t)
+    play(live_match(t), [knock("B", 2, 30)])
+    lock = live_module.group_key(t.pk, "en", "page") + ":rendering"
+    assert cache.add(lock, 1, live_module.RENDER_LOCK_SECONDS)  # and then it died
+    assert poll(client, t).content == before.content
+    cache.set(lock, 1, 0.5)  # as if most of its time had passed
+    time.sleep(0.6)
+    assert poll(client, t).content != before.content
 
 
 def test_a_group_is_rendered_at_most_once_a_second(client, running_eight, monkeypatch):
