@@ -41,8 +41,11 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
+## pytest: the suite on two workers, then the tests that measure a server under load
+## against time bars (marked timing), one at a time with the machine to themselves
 pytest: $(DEV_STAMP)
-	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/pytest -n 2 -m "not timing" $(PYTEST_ARGS)
+	$(BIN)/pytest -m timing $(PYTEST_ARGS)
 
 ## dist: the wheel a director downloads (and the sdist), in dist/: the packages with the
 ## templates, static files, compiled translations, PDF fonts and demo (setup.py's build step)

@@ -33,6 +33,8 @@ import pytest
 from tests.load import balancer
 from tests.load.cluster import cluster, unavailable
 
+pytestmark = pytest.mark.timing  # measured under load: run alone, after the rest
+
 ROOT = Path(__file__).resolve().parents[2]
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 

@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.timing  # measured under load: run alone, after the rest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
