@@ -202,6 +202,21 @@ def test_the_archive_holds_everything_by_stable_references():
     assert sides and all(side is None or side in range(6) for side in sides)
 
 
+def test_a_part_holds_the_audit_from_its_row_on_as_the_whole_archive_does():
+    """A publishing change's part (``audit_from``): its audit rows are the whole archive's
+    from that row on, each hand a row names by [match key, number] (or none, gone)."""
+    tournament = Tournament.objects.get(pk=played_tournament().pk)
+    whole = archive.export_tournament(tournament)["audit"]
+    named = [i for i, row in enumerate(whole) if row["object"] and row["object"]["type"] == "hand"]
+    assert len(named) > 10
+    for start in (named[0], named[len(named) // 2], named[-1], len(whole) - 1):
+        part = archive.export_tournament(tournament, hands_of=[], audit_from=start)
+        assert part["audit"] == whole[start:]
+        assert part["hands"] == []
+    assert any(row["object"]["ref"] is None for row in (whole[i] for i in named))
+    assert any(isinstance(whole[i]["object"]["ref"], list) for i in named[-3:])
+
+
 def test_every_model_field_is_in_the_archive():
     """A field added to a model later must be added to the archive too."""
     covered = {
