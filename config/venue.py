@@ -31,7 +31,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import segno
 from django.conf import settings
@@ -235,15 +235,6 @@ def server_options() -> dict[str, object]:
     }
 
 
-def venue_application() -> Any:
-    """The site as every serving process of the venue server runs it: each live region a
-    room polls kept half a second for every follower (:mod:`public.micro_cache`)."""
-    from config.wsgi import application
-    from public.micro_cache import MicroCache
-
-    return MicroCache(application, language_cookie=settings.LANGUAGE_COOKIE_NAME)
-
-
 def can_share_socket() -> bool:
     """Whether other commands can be handed the listening socket (not on Windows)."""
     return os.name == "posix"
@@ -301,7 +292,7 @@ def serve(
 
     sock = listener(port)
     password = prepare(demo=demo, out=out)
-    application = venue_application()  # after collectstatic: whitenoise indexes the files
+    from config.wsgi import application  # after collectstatic: whitenoise indexes the files
 
     stop_publishing = start_publishing(out)
     connection.close()  # the other processes open their own

@@ -29,9 +29,8 @@ def main(argv: list[str]) -> int:
     django.setup()
     import waitress
 
-    from config.venue import CONNECTION_LIMIT, open_files, server_options, venue_application
-
-    application = venue_application()
+    from config.venue import CONNECTION_LIMIT, open_files, server_options
+    from config.wsgi import application
 
     sock = socket.socket(fileno=int(argv[0]))
     threading.Thread(target=_stop_with_the_venue_server, daemon=True).start()

@@ -1,5 +1,9 @@
 """WSGI entry point (gunicorn config.wsgi; the venue server's processes).
 
+The site is served behind :class:`public.micro_cache.MicroCache`: each live region a room
+polls is kept half a second for every follower, whatever serves it (the venue server's
+processes, gunicorn's workers on a club's server, a node behind HAProxy's cache).
+
 Once the site is loaded, everything it loaded (Django, the apps, their modules: some
 56,000 objects) is frozen out of the garbage collector's sight (``gc.freeze()``): it
 stays for the life of the process, and a full collection no longer walks it each time,
@@ -13,5 +17,11 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+from django.conf import settings  # noqa: E402  (once Django is set up)
+
+from public.micro_cache import MicroCache  # noqa: E402
+
+application = MicroCache(django_application, language_cookie=settings.LANGUAGE_COOKIE_NAME)
 gc.freeze()

@@ -14,7 +14,6 @@ from django.core.wsgi import get_wsgi_application
 from django.test import Client
 from django.urls import reverse
 
-from config.venue import venue_application
 from public import live as live_module
 from public.micro_cache import KEEP_SECONDS, STALE_SECONDS, MicroCache
 from tests.scoring.helpers import knock, play
@@ -244,9 +243,13 @@ def test_a_kept_region_that_asks_for_an_earlier_poll_asks_as_of_when_it_was_made
     assert len(site.asked) == 1
 
 
-def test_the_venue_server_runs_the_site_behind_it():
-    app = venue_application()
-    assert isinstance(app, MicroCache)
+def test_every_server_runs_the_site_behind_it():
+    """The venue server's processes and gunicorn (club's server, its nodes) both serve
+    config.wsgi's application."""
+    from config.wsgi import application
+
+    assert isinstance(application, MicroCache)
+    assert application.language_cookie == "django_language"
 
 
 # -- the real site behind it -----------------------------------------------------------------
