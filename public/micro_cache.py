@@ -1,13 +1,14 @@
-"""The venue server keeps each live region half a second, for every follower in the room.
+"""Every server keeps each live region half a second, for every follower in the room.
 
 A room's phones poll the same few regions (a tournament page's bracket and standings, each
 player's view) every :data:`public.live.POLL_SECONDS`. :mod:`public.live` already answers
 such a poll from a render kept per version, but each poll still goes through Django's
-middleware, which was most of what one cost. :class:`MicroCache` wraps the WSGI application
-of the venue server's processes and answers a region it answered less than
-:data:`KEEP_SECONDS` ago from memory, with a 304 to a phone that has it as it is. It is what
-HAProxy's cache does for a club's server (``tests/load/balancer.py``, docs/club-server.md),
-by the same rules but for half as long, so that the venue laptop alone carries a full room:
+middleware, which was most of what one cost. :class:`MicroCache` wraps the WSGI
+application (``config.wsgi``: the venue server's processes, gunicorn's workers) and answers
+a region it answered less than :data:`KEEP_SECONDS` ago from memory, with a 304 to a phone
+that has it as it is. It is what HAProxy's cache does for a club's server
+(``tests/load/balancer.py``, docs/club-server.md), by the same rules but for half as long,
+so that the venue laptop alone, or a club's server of one machine, carries a full room:
 
 * **Kept:** only a GET of a polled region (``?region=``, ``HX-Request: true``) from a visitor
   who has not picked a language (the ``django_language`` cookie); without it a tournament's
