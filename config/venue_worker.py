@@ -23,14 +23,11 @@ def _stop_with_the_venue_server() -> None:
 
 
 def main(argv: list[str]) -> int:
-    import django
-
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
     import waitress
 
     from config.venue import CONNECTION_LIMIT, open_files, server_options
-    from config.wsgi import application
+    from config.wsgi import application  # sets Django up, once
 
     sock = socket.socket(fileno=int(argv[0]))
     threading.Thread(target=_stop_with_the_venue_server, daemon=True).start()

@@ -13,15 +13,14 @@ which in a worker serving a full room was a pause of every thread of the process
 import gc
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_application = get_wsgi_application()
 
-from django.conf import settings  # noqa: E402  (once Django is set up)
-
-from public.micro_cache import MicroCache  # noqa: E402
+from public.micro_cache import MicroCache  # noqa: E402  (its module needs Django set up)
 
 application = MicroCache(django_application, language_cookie=settings.LANGUAGE_COOKIE_NAME)
 gc.freeze()
