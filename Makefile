@@ -94,7 +94,7 @@ events: $(DEV_STAMP)
 
 ## bench: performance ratios (SPEC 10); figures also in .bench/report.json
 bench: $(DEV_STAMP)
-	$(PY) -m tests.bench.run
+	$(PY) -m tools.bench.run
 
 ## loadtest: 64 simulated tables through the venue server and gunicorn on loopback, on
 ## SQLite and PostgreSQL; then 2,000 followers polling the public page while 64 tables
@@ -105,27 +105,27 @@ bench: $(DEV_STAMP)
 ## PostgreSQL and Redis behind HAProxy while 2,000 followers poll the mirror and one node
 ## is killed and restarted: .bench/cluster.json); each runs even if a budget broke before
 loadtest: $(DEV_STAMP)
-	@status=0; $(PY) -m tests.load.run || status=1; $(PY) -m tests.load.faults || status=1; \
-		$(PY) -m tests.load.lossy --tables 64 || status=1; \
-		$(PY) -m tests.load.cluster --load || status=1; exit $$status
+	@status=0; $(PY) -m tools.load.run || status=1; $(PY) -m tools.load.faults || status=1; \
+		$(PY) -m tools.load.lossy --tables 64 || status=1; \
+		$(PY) -m tools.load.cluster --load || status=1; exit $$status
 
 ## cluster: the club's server past one machine, on loopback: a throwaway PostgreSQL 15,
 ## Redis, two gunicorn app nodes and HAProxy in front (round robin, health checks); the
-## demo seeded, the URLs printed; Ctrl+C stops everything (tests/load/cluster.py)
+## demo seeded, the URLs printed; Ctrl+C stops everything (tools/load/cluster.py)
 cluster: $(DEV_STAMP) test-deps
-	$(PY) -m tests.load.cluster
+	$(PY) -m tools.load.cluster
 
 ## faults: the server SIGKILLed 4 times while 16 tables enter hands (SQLite through the
 ## venue server and gunicorn, PostgreSQL through gunicorn): 0 acknowledged hands lost or
 ## duplicated, verify_tournament agrees; report in .bench/faults.json
 faults: $(DEV_STAMP)
-	$(PY) -m tests.load.faults
+	$(PY) -m tools.load.faults
 
 ## map: docs/map.md drawn from the code: the apps floor by floor (modules, lines, share),
 ## their imports with the count of importing modules, and a Mermaid graph of them
-## (tests/layout_map.py, the import walk tests/test_layout.py checks the layout with)
+## (tools/layout_map.py, the import walk tests/test_layout.py checks the layout with)
 map: $(DEV_STAMP)
-	$(PY) -m tests.layout_map
+	$(PY) -m tools.layout_map
 
 ## messages: recompile the translation catalogues (the .mo files are committed too)
 messages: $(DEV_STAMP)

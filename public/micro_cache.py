@@ -7,7 +7,7 @@ middleware, which was most of what one cost. :class:`MicroCache` wraps the WSGI
 application (``config.wsgi``: the venue server's processes, gunicorn's workers) and answers
 a region it answered less than :data:`KEEP_SECONDS` ago from memory, with a 304 to a phone
 that has it as it is. It is what HAProxy's cache does for a club's server
-(``tests/load/balancer.py``, docs/club-server.md), by the same rules but for half as long,
+(``tools/load/balancer.py``, docs/club-server.md), by the same rules but for half as long,
 so that the venue laptop alone, or a club's server of one machine, carries a full room:
 
 * **Kept:** only a GET of a polled region (``?region=``, ``HX-Request: true``) from a visitor

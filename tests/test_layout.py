@@ -5,7 +5,7 @@ longer circle between apps, every app on its floor, no private name taken from a
 module, no app over a quarter of the lines, no module past 500 lines, a pure ground floor,
 no Django internals, and a map that is what `make map` draws now.
 
-Read from the source with ``ast`` (``tests/layout_map.py``, the walk ``make map`` draws
+Read from the source with ``ast`` (``tools/layout_map.py``, the walk ``make map`` draws
 with too); nothing is imported or run. The second half runs each check on a small package
 written for the test, so that each is seen to fail."""
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import layout_map
-from tests.layout_map import (
+from tools import layout_map
+from tools.layout_map import (
     MAP,
     PURE,
     ROOT,
@@ -229,7 +229,7 @@ def test_an_import_against_the_floors_is_reported(tmp_path):
     }
     table = {"low": set(), "high": {"low"}, "top": {"high"}}
     assert floor_offenders(write(tmp_path, files), table) == [
-        "stray is not in the table of floors (tests/layout_map.py STANDS_ON)",
+        "stray is not in the table of floors (tools/layout_map.py STANDS_ON)",
         "high.y (high) imports top (top)",
         "low.x (low) imports high.y (high)",
     ]

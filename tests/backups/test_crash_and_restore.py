@@ -18,8 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-from tests.load.client import Plan, Stats, Table
-from tests.load.servers import ROOT, start_venue, stop
+from tools.load.client import Plan, Stats, Table
+from tools.load.servers import ROOT, start_venue, stop
 
 TABLES = 8
 
@@ -65,7 +65,7 @@ def test_sigkill_loses_no_acknowledged_hand_and_a_backup_restores(tmp_path):
     database, data = tmp_path / "db.sqlite3", tmp_path / "data"
     env.update(SQLITE_PATH=str(database), GINCLUB_DATA_DIR=str(data), DJANGO_DEBUG="1")
     scenario = tmp_path / "plans.json"
-    done = run("-m", "tests.load.scenario", str(scenario), "--tables", str(TABLES), env=env)
+    done = run("-m", "tools.load.scenario", str(scenario), "--tables", str(TABLES), env=env)
     assert done.returncode == 0, done.stderr
     setup = json.loads(scenario.read_text())
     plans = [Plan(**plan) for plan in setup["plans"]]

@@ -16,9 +16,9 @@ from django.urls import NoReverseMatch, reverse
 from demo.hands import match_hands
 from scoring.models import Hand
 from scoring.services import record_hand
-from tests.bench import run
-from tests.bench.data import hand_seed, ready_matches, store_hands
 from tests.factories import make_bracket, make_director
+from tools.bench import run
+from tools.bench.data import hand_seed, ready_matches, store_hands
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _bench_urls(settings):
-    settings.ROOT_URLCONF = "tests.bench.urls"
+    settings.ROOT_URLCONF = "tools.bench.urls"
 
 
 def stored_state(match) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bench import cards_bench
+from tools.bench import cards_bench
 
 
 class FakeClock:

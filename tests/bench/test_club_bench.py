@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bench import club_bench
+from tools.bench import club_bench
 
 
 def test_each_sample_is_scaled_by_the_anchor_passes_either_side():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bench import estimate_bench
+from tools.bench import estimate_bench
 
 
 def test_report_shape_and_checks():

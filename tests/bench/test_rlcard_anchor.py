@@ -1,4 +1,4 @@
-"""The bench's anchor (:mod:`tests.bench.rlcard_anchor`) is RLCard's routine, and it counts
+"""The bench's anchor (:mod:`tools.bench.rlcard_anchor`) is RLCard's routine, and it counts
 the deadwood our engine counts, so timing one against the other compares like with like."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine import melds
-from tests.bench import cards_bench
-from tests.bench import rlcard_anchor as rlcard
+from tools.bench import cards_bench
+from tools.bench import rlcard_anchor as rlcard
 
 
 def test_port_passes_rlcards_own_melding_test():

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.load.servers import free_port, start_venue, stop
+from tools.load.servers import free_port, start_venue, stop
 
 from .conftest import screenshot
 from .helpers import enter_hand

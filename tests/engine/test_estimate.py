@@ -1,5 +1,5 @@
 """The estimated finish (engine/estimate.py): hands left under each format, a table's
-pace, and the error against simulated club nights (tests/engine/estimate_sim.py)."""
+pace, and the error against simulated club nights (tools/estimate_sim.py)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from engine.estimate import (
     table_pace,
     typical_hands,
 )
+from tools import estimate_sim
 
-from . import estimate_sim
 from .helpers import BG, D, G, K
 
 MODERN = PRESETS["modern"]

@@ -1,1 +1,1 @@
-"""``make loadtest``: simulated tables entering whole matches against gunicorn on loopback."""
+"""Tests of the load, fault and cluster harnesses in ``tools/load``."""

@@ -1,11 +1,11 @@
 """The HAProxy configuration docs/club-server.md gives a club is the one ``make cluster``
-runs and the cluster tests prove (tests.load.balancer): its cache lines, word for word."""
+runs and the cluster tests prove (tools.load.balancer): its cache lines, word for word."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.load import balancer
+from tools.load import balancer
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "club-server.md"
 

@@ -1,5 +1,5 @@
 """The club's server past one machine, in miniature (issue 34): PostgreSQL, Redis, two
-gunicorn nodes and HAProxy on loopback (:mod:`tests.load.cluster`).
+gunicorn nodes and HAProxy on loopback (:mod:`tools.load.cluster`).
 
 The cluster phase with 4 tables at the venue and 50 followers of the mirror for 20 s, node1
 killed (SIGKILL) 6 s in and started again 4 s later: no follower loses more than one poll
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.load import balancer
-from tests.load.cluster import cluster, unavailable
+from tools.load import balancer
+from tools.load.cluster import cluster, unavailable
 
 pytestmark = pytest.mark.timing  # measured under load: run alone, after the rest
 
@@ -52,7 +52,7 @@ def test_a_node_killed_under_followers_costs_each_at_most_one_poll(tmp_path):
         [
             sys.executable,
             "-m",
-            "tests.load.cluster",
+            "tools.load.cluster",
             "--load",
             "--tables",
             "4",
@@ -207,7 +207,7 @@ def served_by(front: balancer.Balancer, logged: int, count: int) -> list[str]:
 
 
 def test_haproxy_keeps_a_live_region_a_second_for_every_follower_but_no_drafts(tmp_path):
-    """The cache in front of the nodes (tests.load.balancer, docs/club-server.md): a polled
+    """The cache in front of the nodes (tools.load.balancer, docs/club-server.md): a polled
     region is kept a second and sent as the node sent it, a 304 to a follower who has it;
     never a region in a language the visitor picked, a whole page, or a draft's region
     (the app marks it private), which an anonymous visitor must not be shown."""
@@ -272,7 +272,7 @@ def test_make_cluster_stops_everything_even_on_a_second_ctrl_c():
     """``make cluster`` and Ctrl+C pressed twice (or sent by ``timeout`` and the terminal
     both): the second one used to cut the stopping short and leave both nodes running."""
     serving = subprocess.Popen(
-        [sys.executable, "-m", "tests.load.cluster"],
+        [sys.executable, "-m", "tools.load.cluster"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -9,7 +9,7 @@ import socket
 import urllib.parse
 
 from config.venue import open_files
-from tests.load.servers import venue
+from tools.load.servers import venue
 
 KEPT = 1500
 

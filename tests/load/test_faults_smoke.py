@@ -25,7 +25,7 @@ def test_two_kills_lose_and_duplicate_nothing(tmp_path):
         [
             sys.executable,
             "-m",
-            "tests.load.faults",
+            "tools.load.faults",
             "--backend",
             "sqlite",
             "--server",

@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from tests.load.followers import (
+from tools.load.followers import (
     REGIONS,
     Crowd,
     Poll,

@@ -27,7 +27,7 @@ def test_followers_see_every_hand(tmp_path):
         [
             sys.executable,
             "-m",
-            "tests.load.run",
+            "tools.load.run",
             "--followers-only",
             "--backend",
             "sqlite",

@@ -14,8 +14,8 @@ import urllib.request
 import pytest
 
 from scoring.access import TOKEN_FAILURE_LIMIT
-from tests.load.limiter import guess, measure
-from tests.load.servers import redis, redis_available, venue
+from tools.load.limiter import guess, measure
+from tools.load.servers import redis, redis_available, venue
 
 
 def test_three_workers_share_one_limit_and_a_real_link_still_opens():

@@ -25,7 +25,7 @@ def test_four_tables_lose_nothing(tmp_path):
         [
             sys.executable,
             "-m",
-            "tests.load.run",
+            "tools.load.run",
             "--backend",
             "sqlite",
             "--tables",

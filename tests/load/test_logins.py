@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from tests.load.logins import measure
+from tools.load.logins import measure
 
 
 def test_three_workers_check_the_limit_of_wrong_passwords_and_no_more():

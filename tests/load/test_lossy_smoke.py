@@ -28,7 +28,7 @@ def test_hands_through_a_lossy_link_are_stored_once_and_every_phone_shows_the_sc
         [
             sys.executable,
             "-m",
-            "tests.load.lossy",
+            "tools.load.lossy",
             "--server",
             "venue",
             "--tables",

@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from tests.load.proxy import AFTER, BEFORE, DELAYED, LossyProxy
+from tools.load.proxy import AFTER, BEFORE, DELAYED, LossyProxy
 
 
 class Counting(http.server.BaseHTTPRequestHandler):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.load.servers import start_venue, stop
+from tools.load.servers import start_venue, stop
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="the socket is shared on Unix only")
 

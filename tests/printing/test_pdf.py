@@ -563,7 +563,7 @@ def test_renderers_import_no_django():
 
 
 def test_benchmark_runs_on_two_matches():
-    from tests.bench import pdf_bench
+    from tools.bench import pdf_bench
 
     result = pdf_bench.run(matches=2, repeats=1, qr_compare=False)
 

@@ -38,7 +38,7 @@ from printing.pdfs import (
 )
 from printing.pdfs.base import BOLD, ITALIC, REGULAR, fit, width
 from printing.pdfs.fonts import FONT_DIR, layout
-from tests.bench.pdf_bench import example_sheet
+from tools.bench.pdf_bench import example_sheet
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.load.servers import (
+from tools.load.servers import (
     ROOT,
     another_database,
     free_port,

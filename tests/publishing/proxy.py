@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from types import TracebackType
 
-from tests.load.servers import free_port
+from tools.load.servers import free_port
 
 PASS, TWICE, HOLD, DROP = "pass", "twice", "hold", "drop"
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade"}

@@ -94,7 +94,7 @@ def test_the_count_lasts_the_whole_window_from_the_first_wrong_link(client, monk
 
 @pytest.fixture(scope="module")
 def redis_url():
-    from tests.load.servers import redis, redis_available
+    from tools.load.servers import redis, redis_available
 
     problem = redis_available()
     if problem:

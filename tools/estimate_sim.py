@@ -1,6 +1,6 @@
 """Simulated club nights to measure :func:`engine.estimate.estimate` against the truth.
 
-Rooms of tables play whole matches (hands from :func:`demo.hands.match_hands`, scored by
+Rooms of tables play whole matches (hands from :func:`demo.random_hands.match_inputs`, scored by
 the engine) side by side from the same start; each table has its own minutes per hand
 (between :data:`QUICKEST` and :data:`SLOWEST`) and every hand varies around it. At 25%,
 50% and 75% of each match's hands (at a random moment while the next hand is played), the
@@ -18,7 +18,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from demo.hands import match_hands
+from demo.random_hands import match_inputs
 from engine import PRESETS, MatchSheet, RuleSet, score_match
 from engine.estimate import Estimate, estimate, intervals, room_pace
 
@@ -51,9 +51,7 @@ def play_room(rng: random.Random, rules: RuleSet, tables: int) -> list[Table]:
     for _ in range(tables):
         pace = rng.uniform(QUICKEST, SLOWEST)
         strength = rng.uniform(0.4, 0.6)
-        hands = [
-            h.to_input() for h in match_hands(rules, seed=rng.randrange(10**9), strength=strength)
-        ]
+        hands = list(match_inputs(rules, seed=rng.randrange(10**9), strength=strength))
         sheet = score_match(rules, hands)
         when, times = START, []
         for _hand in hands:

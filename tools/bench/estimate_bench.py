@@ -1,14 +1,14 @@
 """``make bench``'s estimated finish (:mod:`engine.estimate`): its error against simulated
 club nights, and its cost per call against RLCard's deadwood routine.
 
-The questions are :func:`tests.engine.estimate_sim.questions`: rooms of tables under six
+The questions are :func:`tools.estimate_sim.questions`: rooms of tables under six
 rule sets playing whole matches at random paces, each match asked about at 25%, 50% and
 75% of its hands. The **error** is the estimated finish minus the time the match's last
 hand was really entered, in minutes: the median and 90th percentile of its absolute
 value, overall and at each point through the match (budgets on the overall figures). The
 **cost** of one call of :func:`engine.estimate.estimate` (200 playouts of the rest of the
 match) is timed in turns with RLCard's deadwood routine on dealt hands
-(:func:`tests.bench.cards_bench.in_turns`), per call ÷ per hand: a ratio that does not
+(:func:`tools.bench.cards_bench.in_turns`), per call ÷ per hand: a ratio that does not
 move with the machine; the µs per call are reported beside it.
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from tests.bench import cards_bench, rlcard_anchor
-from tests.engine import estimate_sim
+from tools import estimate_sim
+from tools.bench import cards_bench, rlcard_anchor
 
 MEDIAN_BUDGET = 10.0  # minutes, absolute error of the estimated finish, median
 P90_BUDGET = 45.0  # minutes, its 90th percentile

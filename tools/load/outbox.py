@@ -1,6 +1,6 @@
 """Phones that behave like the table link's outbox script (issue 32), for the lossy phase.
 
-A :class:`Phone` is a :class:`~tests.load.client.Device` that sends each hand the way the
+A :class:`Phone` is a :class:`~tools.load.client.Device` that sends each hand the way the
 outbox does: the phone makes the hand's submission id (32 lowercase hex) and POSTs it
 with the ``seen`` version its page shows and the htmx headers; on a network error, a
 timeout or a 502/503/504 it sends the *same* id again, with backoff, until an answer

@@ -1,12 +1,12 @@
 """``make faults``: the server is killed with SIGKILL several times while tables enter
 hands, and not one acknowledged hand is lost or stored twice (SPEC 9).
 
-Run ``python -m tests.load.faults`` (``--help`` for the knobs). Each run, SQLite through
+Run ``python -m tools.load.faults`` (``--help`` for the knobs). Each run, SQLite through
 the venue server, SQLite through gunicorn and PostgreSQL 15 (a throwaway cluster started
 here and stopped afterwards) through gunicorn, happens in a child process of its own:
 
 1. migrate a scratch database and set up ``--tables`` ready first-round matches, as
-   ``make loadtest`` does (:func:`tests.load.run.setup_tournament`);
+   ``make loadtest`` does (:func:`tools.load.run.setup_tournament`);
 2. start the server on 127.0.0.1; every table (a thread) enters its match through its
    table link, one hand at a time with its number, and confirms the result. A request
    that gets no answer (the server is down, or died while answering) is sent again after
@@ -63,7 +63,7 @@ SERVER_TROUBLE = ("Traceback", "Internal Server Error", "[CRITICAL]", "database 
 
 
 class FaultTable:
-    """One table's match through its table link, like :class:`tests.load.client.Table`
+    """One table's match through its table link, like :class:`tools.load.client.Table`
     without a second device, but patient: a request with no answer is sent again after a
     pause until ``deadline``, since the server comes back."""
 
@@ -333,7 +333,7 @@ def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str)
     options = child_options(args, names)
 
     def child(backend: str, server: str, env: dict[str, str]) -> dict[str, Any]:
-        return child_run("tests.load.faults", backend, server, env, options, scratch, args.deadline)
+        return child_run("tools.load.faults", backend, server, env, options, scratch, args.deadline)
 
     return run_runs(runs, scratch, "faults", child)
 

@@ -4,7 +4,7 @@ and the code map drawn from them.
 One walk serves both: ``tests/test_layout.py`` checks the layout with it (no circle
 between modules or apps, every app on its floor, no private name taken from another
 module, no app or module too big, the pure packages pure), and ``make map``
-(``python -m tests.layout_map``) writes docs/map.md from it: the apps floor by floor,
+(``python -m tools.layout_map``) writes docs/map.md from it: the apps floor by floor,
 their size, their imports, and a Mermaid graph of them.
 
 Every import counts: top-level ones, those inside functions, under ``TYPE_CHECKING``, and
@@ -83,7 +83,8 @@ class Module:
 
 
 def tracked_sources(root: Path = ROOT) -> list[str]:
-    """The project's Python files (paths relative to ``root``): tracked by git, not tests,
+    """The site's Python files (paths relative to ``root``): tracked by git, not tests or
+    the developers' tools (``tools/``, which are not the site and drive it from outside),
     not migrations, not the top-level scripts (manage.py, setup.py) or the CI's."""
     listed = subprocess.run(
         ["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True, check=True
@@ -92,7 +93,7 @@ def tracked_sources(root: Path = ROOT) -> list[str]:
         name
         for name in listed
         if "/" in name
-        and not name.startswith(("tests/", "."))
+        and not name.startswith(("tests/", "tools/", "."))
         and "/migrations/" not in name
         and (root / name).exists()
     ]
@@ -333,7 +334,7 @@ def floor_offenders(
     table."""
     below = allowed(table)
     wrong = sorted(
-        f"{app} is not in the table of floors (tests/layout_map.py STANDS_ON)"
+        f"{app} is not in the table of floors (tools/layout_map.py STANDS_ON)"
         for app in {module.app for module in modules.values()} - set(table)
     )
     for app, targets in app_imports(modules).items():
@@ -410,13 +411,13 @@ def draw(modules: Mapping[str, Module], table: Mapping[str, set[str]] = STANDS_O
     out = [
         "# The map of the apps",
         "",
-        "Drawn from the code by `make map` (`tests/layout_map.py`, the same import walk as",
+        "Drawn from the code by `make map` (`tools/layout_map.py`, the same import walk as",
         "`tests/test_layout.py`, which fails when this file is not what `make map` would",
         "write now): do not edit it by hand. Every import counts, those inside functions and",
         "under `TYPE_CHECKING` included; tests and migrations are left out.",
         "",
         "Floors from the ground up: an app may import the apps it stands on and everything",
-        "below them (`STANDS_ON` in `tests/layout_map.py`), never an app beside or above it.",
+        "below them (`STANDS_ON` in `tools/layout_map.py`), never an app beside or above it.",
         "",
         "| floor | app | stands on | modules | lines | % of the project |",
         "|---|---|---|---|---|---|",

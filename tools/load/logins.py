@@ -1,6 +1,6 @@
 """How many password guesses a minute get through the log-in page of gunicorn's workers.
 
-Run ``python -m tests.load.logins [--workers 3] [--seconds 60] [--threads 2]
+Run ``python -m tools.load.logins [--workers 3] [--seconds 60] [--threads 2]
 [--path /admin/login/]``. In a scratch folder it migrates a SQLite database and makes the
 director's account (in a child process, with the site's real password hashers, not the
 fast ones the other load tests use), starts gunicorn on 127.0.0.1 with ``--workers`` × 1
@@ -95,7 +95,7 @@ def measure(
     with tempfile.TemporaryDirectory(prefix="ginclub-logins-") as folder:
         scratch = Path(folder)
         env = scratch_environment(scratch, GINCLUB_LOAD_REAL_PASSWORDS="1")
-        prepare_scratch(env, module="tests.load.logins")
+        prepare_scratch(env, module="tools.load.logins")
         log = scratch / "gunicorn.log"
         with gunicorn(env, workers=workers, threads=1, log=log, timeout=120) as base:
             url = base + path

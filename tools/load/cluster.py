@@ -1,17 +1,17 @@
 """``make cluster``: the club's server past one machine, on loopback (issue 34).
 
-``python -m tests.load.cluster`` starts the whole set a club runs on several machines,
+``python -m tools.load.cluster`` starts the whole set a club runs on several machines,
 here on one: a throwaway PostgreSQL 15 cluster (the data), Redis (the cache and the guess
 limiters: table links, publishing tokens, log-ins), two stateless gunicorn app nodes, and
 HAProxy in front of them, round robin with health checks, live regions kept a second
-(:mod:`tests.load.balancer`).
+(:mod:`tools.load.balancer`).
 It migrates the database once, collects the static files once (the nodes share them),
 seeds the demo (a director and a living tournament), prints the URLs and serves until
 Ctrl+C; then, or on any other way out (an error, SIGTERM, SIGHUP), it stops every process
 it started, by its id, and deletes the scratch folder.
 
-``python -m tests.load.cluster --load`` is the load phase instead
-(:mod:`tests.load.cluster_phase`; ``make loadtest`` runs it too).
+``python -m tools.load.cluster --load`` is the load phase instead
+(:mod:`tools.load.cluster_phase`; ``make loadtest`` runs it too).
 
 Only 127.0.0.1 and 127.0.0.2 are ever used.
 """

@@ -1,6 +1,6 @@
 """Round-pack benchmark (SPEC 10): a 128-match pack against reportlab drawing the grids.
 
-Run ``python -m tests.bench.pdf_bench``. In one run it times, as medians of a few
+Run ``python -m tools.bench.pdf_bench``. In one run it times, as medians of a few
 repetitions:
 
 - **pack**: ``render_scoresheets`` for N filled best-of-five sheets (the hands of the

@@ -6,7 +6,7 @@
   costs: each sample flips the winner of the first match played, then recomputes).
   Budget: one second of CPU on a machine where RLCard's deadwood routine takes 18 µs a
   hand, i.e. 1 s × (that routine's µs per hand measured in this run ÷ 18). The anchor
-  (:mod:`tests.bench.rlcard_anchor`, on the cards bench's dealt hands) is timed before
+  (:mod:`tools.bench.rlcard_anchor`, on the cards bench's dealt hands) is timed before
   the first sample and after every sample (anchor, recompute, anchor, recompute, …,
   anchor), each sample is judged against the mean of the two passes either side of it
   (its seconds × 18 ÷ those µs: what it would take where RLCard takes 18 µs), and the
@@ -39,7 +39,7 @@ from django.utils import timezone
 from club import ratings
 from club.rating import Played, replay
 from scoring.models import Hand
-from tests.bench import cards_bench, rlcard_anchor
+from tools.bench import cards_bench, rlcard_anchor
 from tournaments.models import Entry, Match, Player, Tournament
 
 RECOMPUTE_BUDGET_SECONDS = 1.0  # on a machine where the anchor takes ANCHOR_REFERENCE_US

@@ -2,17 +2,17 @@
 club's server past one machine while remote followers poll the mirror, and an app node is
 killed and restarted under them.
 
-``python -m tests.load.cluster --load`` (``--help`` for the knobs):
+``python -m tools.load.cluster --load`` (``--help`` for the knobs):
 
-1. the club's set on loopback (:func:`tests.load.cluster.cluster`: PostgreSQL, Redis, two
+1. the club's set on loopback (:func:`tools.load.cluster.cluster`: PostgreSQL, Redis, two
    gunicorn nodes, HAProxy); a director there and a publishing token;
 2. the venue (``ginclub venue``, SQLite, on 127.0.0.2's stand-in address) with a running
    tournament of ``--players`` whose first-round matches are at ``--tables`` tables,
    started with ``GINCLUB_PUBLISH_URL`` pointing at HAProxy; the phase waits until the
    mirror shows the venue's standings;
-3. for ``--follow-seconds`` the tables (:func:`tests.load.followers_phase.run_tables`)
+3. for ``--follow-seconds`` the tables (:func:`tools.load.followers_phase.run_tables`)
    enter hands at the venue at a player's pace, while ``--followers`` phones
-   (:mod:`tests.load.followers`) poll the mirror's public page through HAProxy, and a
+   (:mod:`tools.load.followers`) poll the mirror's public page through HAProxy, and a
    watcher reads the mirror's ``standings.json`` four times a second;
 4. ``--kill-after`` seconds in, node1 is killed (SIGKILL, master and workers) and started
    again ``--down-seconds`` later; HAProxy's view of it is read from its socket;
@@ -241,7 +241,7 @@ def configure_venue_database(scratch: Path) -> None:
         os.environ.pop(name, None)
     configure(
         {
-            "DJANGO_SETTINGS_MODULE": "tests.load.settings",
+            "DJANGO_SETTINGS_MODULE": "tools.load.settings",
             "DJANGO_DEBUG": "1",
             "GINCLUB_DATA_DIR": str(data),
         }

@@ -1,25 +1,25 @@
 """The followers phase of ``make loadtest`` (SPEC 10, issue 15): thousands of phones follow a
 256-player tournament's public page while its 64 tables enter hands.
 
-Run alone with ``python -m tests.load.run --followers-only`` (``--help`` for the knobs);
-:mod:`tests.load.run` calls :func:`phase` in a child process of its own per database and
+Run alone with ``python -m tools.load.run --followers-only`` (``--help`` for the knobs);
+:mod:`tools.load.run` calls :func:`phase` in a child process of its own per database and
 server, as it does the tables phase:
 
 1. migrate a scratch database; a running 256-player tournament (the ``tournament``
    preset) whose 128 first-round matches are half at the 64 tables, half queued; the
-   queued half is played out and confirmed beforehand (:func:`tests.bench.data.store_hands`,
+   queued half is played out and confirmed beforehand (:func:`tools.bench.data.store_hands`,
    the real ``confirm_match``), so the bracket and standings have the size and numbers of
    a tournament under way (4,000-odd hands);
 2. start the server (the venue server or gunicorn) on 127.0.0.1;
-3. for ``--follow-seconds`` the 64 tables (:class:`tests.load.client.Table`, a thread
+3. for ``--follow-seconds`` the 64 tables (:class:`tools.load.client.Table`, a thread
    each) enter their matches hand by hand, pausing ``--hand-interval`` seconds (± a
-   third) between hands, while ``--followers`` phones (:mod:`tests.load.followers`,
+   third) between hands, while ``--followers`` phones (:mod:`tools.load.followers`,
    asyncio in processes of their own) poll the public page's two live regions every
    poll interval, each from its own moment in the first interval, with the validators of
    their last answer; the followers go on for one more interval so that every hand can
    show, and only then stop;
 4. stop the server; check every table's hands as the tables phase does
-   (:func:`tests.load.run.verify`), and that the last standings' Hands-won total is the
+   (:func:`tools.load.run.verify`), and that the last standings' Hands-won total is the
    first one plus the winning hands stored.
 
 Why a hand every ~9 s at each table: at a real table a hand takes 2–4 minutes, so 64
@@ -67,8 +67,8 @@ def setup(players: int, tables: int, server: str) -> tuple[Any, list[Plan], dict
     from demo.hands import match_hands
     from engine import score_match
     from scoring.loading import first_dealer
-    from tests.bench.data import hand_seed, new_tournament, ready_matches, store_hands
     from tests.factories import make_director
+    from tools.bench.data import hand_seed, new_tournament, ready_matches, store_hands
     from tournaments.services import confirm_match
 
     from .run import post_fields
@@ -277,7 +277,7 @@ def spawn_followers(
         share = args.followers // count + (1 if index < args.followers % count else 0)
         first = index * (args.followers // count) + min(index, args.followers % count)
         out = Path(args.scratch) / f"followers-{os.getpid()}-{index}.json"
-        argv = [sys.executable, "-m", "tests.load.followers", "--base", base, "--slug", slug]
+        argv = [sys.executable, "-m", "tools.load.followers", "--base", base, "--slug", slug]
         argv += ["--followers", str(share), "--first", str(first), "--seed", str(index)]
         argv += ["--start-at", repr(start_at), "--seconds", repr(seconds)]
         argv += ["--interval", repr(args.interval), "--timeout", str(args.poll_timeout)]

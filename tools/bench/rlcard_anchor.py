@@ -1,7 +1,7 @@
 """The bench's measured anchor: RLCard's gin rummy deadwood routine, ported as it is.
 
-``make bench`` judges our card counts (:mod:`tests.bench.cards_bench`) and the club
-rating's recompute (:mod:`tests.bench.club_bench`) against this routine timed in the same
+``make bench`` judges our card counts (:mod:`tools.bench.cards_bench`) and the club
+rating's recompute (:mod:`tools.bench.club_bench`) against this routine timed in the same
 run, on the same hands, so that a slow or busy machine slows both sides alike.
 
 Ported from RLCard (https://github.com/datamllab/rlcard, commit d7d0a957, 2024-06-26),

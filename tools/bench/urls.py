@@ -6,7 +6,7 @@ through the same middleware (sessions, CSRF, auth, messages, htmx) as the site's
 - ``/bench/bare-get/<slug>/``, for a follower's poll of a cached region: an anonymous
   GET that reads one tournament's id (one query) and answers it as a few bytes.
 
-They exist only in the bench process (``ROOT_URLCONF`` of :mod:`tests.bench.settings`, or
+They exist only in the bench process (``ROOT_URLCONF`` of :mod:`tools.bench.settings`, or
 a test's settings override), never in the site.
 """
 

@@ -335,7 +335,7 @@ def redis() -> Iterator[str]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-# -- a phase's runs, each in a child process (tests.load.faults, tests.load.lossy) -----------
+# -- a phase's runs, each in a child process (tools.load.faults, tools.load.lossy) -----------
 
 
 def child_run(
@@ -375,7 +375,7 @@ def run_all(
     in ``scratch``, or a database of a throwaway PostgreSQL cluster (all PostgreSQL runs
     share the cluster)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
+    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tools.load.settings: DEBUG off
     env["PYTHONPATH"] = str(ROOT)
     results = []
     for backend, server in runs:

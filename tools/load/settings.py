@@ -3,9 +3,9 @@
 since the simulated tables talk plain HTTP on loopback.
 
 The database comes from the environment like the site's (``SQLITE_PATH`` or
-``DATABASE_URL``); :mod:`tests.load.run` sets it for the server and for itself. Passwords
+``DATABASE_URL``); :mod:`tools.load.run` sets it for the server and for itself. Passwords
 are hashed the fast way unless ``GINCLUB_LOAD_REAL_PASSWORDS=1`` (the log-in measurement,
-:mod:`tests.load.logins`, wants the real cost of a guess).
+:mod:`tools.load.logins`, wants the real cost of a guess).
 """
 
 import os

@@ -2,19 +2,19 @@
 loopback proxy that loses and delays connections, as venue Wi-Fi does, and every hand
 still ends stored exactly once with the values sent.
 
-Run ``python -m tests.load.lossy`` (``--help`` for the knobs). For each run asked, SQLite
+Run ``python -m tools.load.lossy`` (``--help`` for the knobs). For each run asked, SQLite
 through the venue server by default (``--server both``: through gunicorn too;
 ``--backend both``: also PostgreSQL 15 through gunicorn, a throwaway cluster started here
 and stopped afterwards), in a child process of its own:
 
 1. migrate a scratch database and set up ``--tables`` ready first-round matches
-   (:func:`tests.load.run.setup_tournament`);
-2. start the server on 127.0.0.1 and, in front of it, :class:`tests.load.proxy.LossyProxy`
+   (:func:`tools.load.run.setup_tournament`);
+2. start the server on 127.0.0.1 and, in front of it, :class:`tools.load.proxy.LossyProxy`
    on a port of its own: of the connections, ``--drop-before`` (5 %) are dropped before the
    request reaches the server, ``--drop-after`` (5 %) after the server answered (it stored
    the hand; the phone gets a reset), every other one is delayed 0 to ``--max-delay``
    (5 s);
-3. every table (:class:`tests.load.outbox.LossyTable`) enters its match through the
+3. every table (:class:`tools.load.outbox.LossyTable`) enters its match through the
    proxy as the outbox script does: a submission id per hand made by the phone, the same
    id resent with backoff after a network error or a ``--request-timeout`` (4 s: a request
    held longer is resent while the first is still on its way), "taken"/"stale" answered by
@@ -293,7 +293,7 @@ def run_all(runs: list[tuple[str, str]], args: argparse.Namespace, scratch: str)
         options += ["--cycle", args.cycle]
 
     def child(backend: str, server: str, env: dict[str, str]) -> dict[str, Any]:
-        return child_run("tests.load.lossy", backend, server, env, options, scratch, args.deadline)
+        return child_run("tools.load.lossy", backend, server, env, options, scratch, args.deadline)
 
     return run_runs(runs, scratch, "lossy", child)
 

@@ -1,6 +1,6 @@
 """``make bench``: the performance budgets of SPEC 10, as ratios measured in one run.
 
-Run ``python -m tests.bench.run`` (``--help`` for the knobs; ``--sizes 64,256`` for a
+Run ``python -m tools.bench.run`` (``--help`` for the knobs; ``--sizes 64,256`` for a
 quicker run). On a scratch SQLite file, with a file cache of its own in the same scratch
 folder, it builds three tournaments, 64, 256 and 1,024 players, with every match played
 to the end and confirmed, plus one whose matches are entered through the site, and then
@@ -9,7 +9,7 @@ measures with Django's test client:
 - **hand entry**: the median of a hand-entry POST (``/t/<slug>/matches/<id>/hands/``, the
   htmx request that answers with the ``#match-entry`` partial, carrying its form's
   submission id as the page's form does) divided by the median of
-  a bare authenticated POST view that inserts one row (``tests/bench/urls.py``), both by
+  a bare authenticated POST view that inserts one row (``tools/bench/urls.py``), both by
   the same signed-in director with CSRF checks on. Budget ≤ 4. The same for the table
   link (``/table/<token>/hands/``), for information;
 - **queries per hand entry** with 5 and with 50 hands already in the match: equal;
@@ -22,24 +22,24 @@ measures with Django's test client:
   1,024 ÷ 256): budget ≤ 4.5 each; their queries at every size: equal;
 - **a follower's poll**: the standings region of the 256-player tournament as htmx polls
   it (``?region=standings``), answered from the cache, divided by a bare anonymous GET
-  view that reads one row (``tests/bench/urls.py``): budget ≤ 1.5, and 1 query for it
+  view that reads one row (``tools/bench/urls.py``): budget ≤ 1.5, and 1 query for it
   and for the same poll answered with a 304 (``If-None-Match``); the 304 and a cold
   render of the region for information;
-- **round pack** (``tests/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
-- **card counts** (``tests/bench/cards_bench.py``, no database): the optimal melds and the
-  lay-offs against RLCard's deadwood routine (``tests/bench/rlcard_anchor.py``) timed in
+- **round pack** (``tools/bench/pdf_bench.py``) when it can be imported: ≤ 1.5;
+- **card counts** (``tools/bench/cards_bench.py``, no database): the optimal melds and the
+  lay-offs against RLCard's deadwood routine (``tools/bench/rlcard_anchor.py``) timed in
   turns on the same hands: melds ÷ RLCard ≤ 1.0 (dealt and melded hands), lay-offs per
   knock ÷ RLCard per hand ≤ 3.0; the µs per hand for information;
-- **club rating** (``tests/bench/club_bench.py``): the full recompute of 10,000 matches,
+- **club rating** (``tools/bench/club_bench.py``): the full recompute of 10,000 matches,
   budget 1 s of CPU on a machine where RLCard's deadwood routine takes 18 µs a hand (the
   routine is timed before and after every sample, each sample scaled by × 18 ÷ its µs,
   i.e. budget = 1 s × its µs ÷ 18); a player page's queries at T/4 and T tournaments:
   equal;
-- **estimated finish** (``tests/bench/estimate_bench.py``, no database): the error of
+- **estimated finish** (``tools/bench/estimate_bench.py``, no database): the error of
   :func:`engine.estimate.estimate` against simulated club nights (matches played at
   random paces, asked at 25/50/75% of their hands): median ≤ 10 and 90th percentile ≤ 45
   minutes; its CPU per call ÷ RLCard's deadwood routine per hand, timed in turns: ≤ 100;
-- **Swiss pairing** (``tests/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
+- **Swiss pairing** (``tools/bench/pairing_bench.py``): round 9 of a 1,024-player Swiss,
   the median CPU time of :func:`pairing.swiss.pair_round`: budget under one second,
   absolute (the issue's);
 - **losers'-bracket rematches**: double eliminations of 3 to 64 players played with the
@@ -101,8 +101,8 @@ def configure(db_path: str) -> None:
     # the data folder (so the file cache the bench empties) is the scratch folder too
     os.environ["GINCLUB_DATA_DIR"] = str(Path(db_path).parent)
     os.environ.pop("REDIS_URL", None)
-    os.environ["DJANGO_DEBUG"] = "1"  # the development settings; tests.bench.settings turns
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tests.bench.settings"  # DEBUG off again
+    os.environ["DJANGO_DEBUG"] = "1"  # the development settings; tools.bench.settings turns
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tools.bench.settings"  # DEBUG off again
     import django
 
     django.setup()
@@ -158,7 +158,7 @@ def timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
 
 def clear_cache() -> None:
     """Empty the cache the public pages keep their rendered groups in, so that the next
-    request renders (the bench's own scratch cache: see :mod:`tests.bench.settings`)."""
+    request renders (the bench's own scratch cache: see :mod:`tools.bench.settings`)."""
     from django.core.cache import cache
 
     from public.live import forget
@@ -531,7 +531,7 @@ def measure_poll(
     (``HX-Request``, ``HX-Target``, gzip accepted), without validators, answered from the
     cache; ``not_modified``: the same with the
     ``ETag`` of that answer (a 304); ``bare_get``: the bare view of
-    :mod:`tests.bench.urls`. All anonymous, by one client that loaded the tournament page
+    :mod:`tools.bench.urls`. All anonymous, by one client that loaded the tournament page
     first (a follower's cookies). The three are timed in turns, each turn in the next of
     their six orders, so that each follows each other as often (a request pays for what
     the one before it left in the CPU's caches). ``cold``, for comparison: the cached
@@ -782,9 +782,9 @@ def environment() -> dict[str, Any]:
 
 def run_pdf(matches: int, repeats: int) -> dict[str, Any]:
     try:
-        from tests.bench import pdf_bench
+        from tools.bench import pdf_bench
     except Exception as error:  # someone else's module; a broken import is reported, not fatal
-        return {"skipped": f"tests.bench.pdf_bench not importable: {error!r}"}
+        return {"skipped": f"tools.bench.pdf_bench not importable: {error!r}"}
     result = pdf_bench.run(matches=matches, repeats=repeats, qr_compare=False)
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result.items()}
 
@@ -978,11 +978,11 @@ def run_bench(
     if pdf is not None:
         report["round_pack"] = run_pdf(*pdf)
     if cards is not None:
-        from tests.bench import cards_bench
+        from tools.bench import cards_bench
 
         report["cards"] = cards_bench.run(hands=cards[0], repeats=cards[1])
     if estimate is not None:
-        from tests.bench import estimate_bench
+        from tools.bench import estimate_bench
 
         report["estimate"] = estimate_bench.run(rooms=estimate[0], repeats=estimate[1])
     from .pairing_bench import measure_rematches, measure_swiss
@@ -990,7 +990,7 @@ def run_bench(
     report["swiss"] = measure_swiss(swiss_players)
     report["rematches"] = measure_rematches(rematch_sets)
     if club is not None:
-        from tests.bench import club_bench
+        from tools.bench import club_bench
 
         report["club"] = club_bench.run(
             matches=club[0], tournaments=club[1], owner=built["director"]
@@ -1116,7 +1116,7 @@ def print_report(report: dict[str, Any]) -> None:
             f"{anchor['melded']['us_per_hand']} melded"
         )
     if report.get("estimate"):
-        from tests.bench import estimate_bench
+        from tools.bench import estimate_bench
 
         print("\n".join("  " + line for line in estimate_bench.lines(report["estimate"])))
     width = max(len(check["name"]) for check in report["budgets"])

@@ -1,4 +1,4 @@
-"""``python -m tests.load.scenario OUT.json --tables N``: a database with a running
+"""``python -m tools.load.scenario OUT.json --tables N``: a database with a running
 tournament of N ready matches at N tables, for a test that drives a server it starts
 itself; writes each table's plan (match, token, the hands to send) to OUT.json.
 
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--game-target", type=int, help="shorter games (rules override)")
     args = parser.parse_args(argv)
-    configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
+    configure({"DJANGO_SETTINGS_MODULE": "tools.load.settings"})
     rules = {"game_target": args.game_target} if args.game_target else None
     tournament, plans = setup_tournament(args.tables, rules, "scenario")
     args.out.write_text(

@@ -22,8 +22,8 @@ the phase's figures: polls answered, their latency (200 and 304 apart and togeth
 share of 304s, errors, region requests a second, and how long after its acknowledgement
 each winning hand first showed in each follower's standings (:func:`appearance_delays`).
 
-Run by :mod:`tests.load.followers_phase` in a process of its own
-(``python -m tests.load.followers --base … --slug … --out …``). Nothing here imports
+Run by :mod:`tools.load.followers_phase` in a process of its own
+(``python -m tools.load.followers --base … --slug … --out …``). Nothing here imports
 Django, and only loopback is ever contacted.
 """
 
@@ -481,7 +481,7 @@ async def crowd(spec: Crowd) -> CrowdResult:
 
 
 def percentile(ordered: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of already sorted values (nearest rank, as tests.load.run's)."""
+    """The ``q`` quantile of already sorted values (nearest rank, as tools.load.run's)."""
     if not ordered:
         return 0.0
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]

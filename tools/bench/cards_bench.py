@@ -1,5 +1,5 @@
 """``make bench``'s card counts: our optimal melds and lay-offs (:mod:`engine.cards`) against
-RLCard's deadwood routine (:mod:`tests.bench.rlcard_anchor`), timed in turns on the same
+RLCard's deadwood routine (:mod:`tools.bench.rlcard_anchor`), timed in turns on the same
 hands, pure Python with no database.
 
 Two kinds of hands, seeded: **dealt** (ten cards each off a shuffled deck: few melds) and
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import cards, melds
-from tests.bench import rlcard_anchor
+from tools.bench import rlcard_anchor
 
 MELDS_BUDGET = 1.0  # × RLCard's deadwood routine, per hand
 LAYOFFS_BUDGET = 3.0  # × the same, per knock

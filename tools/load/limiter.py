@@ -1,6 +1,6 @@
 """How many wrong table-link guesses get through the server's workers in 15 minutes.
 
-Run ``python -m tests.load.limiter [--workers 3] [--guesses 200] [--threads 8]``. In a
+Run ``python -m tools.load.limiter [--workers 3] [--guesses 200] [--threads 8]``. In a
 scratch folder it migrates a SQLite database and makes one match with a real table link
 (in a child process), starts gunicorn on 127.0.0.1 with ``--workers`` × 1 thread and its
 data folder (so its cache) there, then sends ``--guesses`` wrong table links
@@ -86,8 +86,8 @@ def scratch_environment(scratch: Path, **extra: str) -> dict[str, str]:
         if k not in ("DATABASE_URL", "REDIS_URL", "DJANGO_TRUSTED_PROXIES")
     }
     env.update(
-        DJANGO_DEBUG="1",  # base settings as in development; tests.load.settings: DEBUG off
-        DJANGO_SETTINGS_MODULE="tests.load.settings",
+        DJANGO_DEBUG="1",  # base settings as in development; tools.load.settings: DEBUG off
+        DJANGO_SETTINGS_MODULE="tools.load.settings",
         PYTHONPATH=str(ROOT),
         GINCLUB_DATA_DIR=str(scratch / "data"),
         SQLITE_PATH=str(scratch / "limiter.sqlite3"),
@@ -96,7 +96,7 @@ def scratch_environment(scratch: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def prepare_scratch(env: dict[str, str], module: str = "tests.load.limiter") -> dict[str, str]:
+def prepare_scratch(env: dict[str, str], module: str = "tools.load.limiter") -> dict[str, str]:
     """Run ``python -m MODULE --prepare`` (a migrated scratch database) in ``env``; its last
     line of output, as JSON."""
     done = subprocess.run(

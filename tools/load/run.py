@@ -1,7 +1,7 @@
 """``make loadtest``: 64 tables enter whole matches at once through the venue server and
 through gunicorn (SPEC 10).
 
-Run ``python -m tests.load.run`` (``--help`` for the knobs). For each database, SQLite
+Run ``python -m tools.load.run`` (``--help`` for the knobs). For each database, SQLite
 (a scratch file, WAL) and then PostgreSQL 15 (a throwaway cluster started here and
 stopped afterwards), in a child process of its own:
 
@@ -10,7 +10,7 @@ stopped afterwards), in a child process of its own:
 2. start the server on 127.0.0.1 at a free port: the venue server (``ginclub venue``,
    waitress) or gunicorn (``--workers``, ``--threads``), each on a tournament of its own
    (``--server``, both by default);
-3. run the 64 tables at once (:class:`tests.load.client.Table`, one thread each, plain
+3. run the 64 tables at once (:class:`tools.load.client.Table`, one thread each, plain
    ``urllib`` with a cookie jar): each opens its table link, POSTs every hand of a
    realistic match with its hand number the way htmx does (with ``--refresh`` it also
    reloads the two live regions after each hand, as the page does), sometimes sends a
@@ -26,7 +26,7 @@ the exit status is 1 otherwise. Every request has a timeout, every phase a deadl
 and only loopback is used.
 
 Then, on each database and through each server, the followers phase
-(:mod:`tests.load.followers_phase`): 2,000 phones poll a 256-player tournament's public
+(:mod:`tools.load.followers_phase`): 2,000 phones poll a 256-player tournament's public
 page while its 64 tables enter hands at a player's pace; its figures go into the same
 report as runs of kind ``followers``, with its own budget (poll p95, hand-entry p95,
 region requests a second, how soon a hand reaches every follower).
@@ -90,8 +90,8 @@ def setup_tournament(
     from django.db import connections
 
     from demo.hands import match_hands
-    from tests.bench.data import hand_seed, new_tournament, ready_matches
     from tests.factories import make_director
+    from tools.bench.data import hand_seed, new_tournament, ready_matches
 
     director = make_director(username="load-director")
     tournament = new_tournament(
@@ -370,7 +370,7 @@ def run_phase(args: argparse.Namespace) -> int:
 def run_child(args: argparse.Namespace, run: Callable[[], dict[str, Any]]) -> int:
     """A child process's phase (this one's, or the fault test's): Django set up for its
     database, ``run`` called, its result (or what broke it) written to ``--out``."""
-    configure({"DJANGO_SETTINGS_MODULE": "tests.load.settings"})
+    configure({"DJANGO_SETTINGS_MODULE": "tools.load.settings"})
     try:
         result = run()
     except Exception as error:
@@ -397,7 +397,7 @@ def child_args(
     argv = [
         sys.executable,
         "-m",
-        "tests.load.run",
+        "tools.load.run",
         "--kind",
         kind,
         "--phase",
@@ -444,7 +444,7 @@ def run_backend(
     """Each kind of phase (the tables', the followers') through each server on this
     database, each on a database of its own, in a child process of its own."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SQLITE_PATH")}
-    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tests.load.settings: DEBUG off
+    env["DJANGO_DEBUG"] = "1"  # base settings as in development; tools.load.settings: DEBUG off
     env["PYTHONPATH"] = str(ROOT)
     env["GINCLUB_DATA_DIR"] = str(Path(scratch) / f"data-{backend}")  # the servers' cache
 

@@ -1,0 +1,1 @@
+"""``make loadtest``: simulated tables entering whole matches against gunicorn on loopback."""
