@@ -1,4 +1,4 @@
-"""The engine is pure Python: importing it must not load Django."""
+"""The engine is pure Python: importing it must not load Django (nor must the random hands\nand the simulated club nights that exercise it)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_engine_imports_no_django():
+@pytest.mark.parametrize(
+    "module",
+    # the engine; the random hands the demo and the tools draw; the estimate's simulated
+    # club nights, which play whole matches with the engine alone
+    ["engine", "demo.random_hands", "tools.estimate_sim"],
+)
+def test_imports_no_django(module):
     code = (
-        "import sys, engine\n"
+        f"import sys, {module}\n"
         "loaded = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
         "print(','.join(loaded))"
     )
