@@ -7,7 +7,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 PORT ?= 8000
 
-.PHONY: run dev test lint typecheck pytest test-deps bench loadtest cluster faults messages translations clean screenshots dist wheel-check pythons events map
+.PHONY: run dev check test whole servers lint typecheck pytest test-deps bench loadtest cluster faults messages translations clean screenshots dist wheel-check pythons events map
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,17 @@ run: $(RUN_STAMP)
 dev: $(RUN_STAMP)
 	$(BIN)/ginclub dev --port $(PORT)
 
-## test: lint, type-check and run the whole test suite; then the wheel, installed and
-## serving (wheel-check), and the engine's and tournaments' tests on the other Pythons
-test: $(DEV_STAMP) test-deps lint typecheck pytest wheel-check pythons
+## check: the habit before every commit (a few minutes on 2 cores): lint, types, the pure
+## tests and the app tests that use the database; no browser, no real server, no simulator
+check: $(DEV_STAMP) lint typecheck
+	$(BIN)/pytest -n 2 -m "$(CHECK_TIER)" $(PYTEST_ARGS) || test $$? -eq 5
 
+## test: the whole suite, what .ci/run calls: make check, then the browser, simulator and
+## matrix tier, then each test that starts real servers one at a time, then the wheel
+## installed and serving (wheel-check) and the pure tests on the other Pythons
+test: $(DEV_STAMP) test-deps check whole servers wheel-check pythons
+
+CHECK_TIER := not browser and not simulator and not server
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -41,12 +48,17 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-## pytest: the suite on two workers, then the tests that measure a server under load
-## against time bars (marked timing), one at a time with the machine to themselves;
-## PYTEST_ARGS that pick tests of only one kind leave the other run empty (pytest's 5)
-pytest: $(DEV_STAMP)
-	$(BIN)/pytest -n 2 -m "not timing" $(PYTEST_ARGS) || test $$? -eq 5
-	$(BIN)/pytest -m timing $(PYTEST_ARGS) || test $$? -eq 5
+## whole: the browser tests, the event simulator, the permission matrix and double-tap walk
+whole: $(DEV_STAMP) test-deps
+	$(BIN)/pytest -n 2 -m "(browser or simulator) and not server" $(PYTEST_ARGS) || test $$? -eq 5
+
+## servers: the tests that start real servers (gunicorn, the venue server, HAProxy,
+## PostgreSQL, Redis, a proxy), one at a time with the machine to themselves
+servers: $(DEV_STAMP) test-deps
+	$(BIN)/pytest -m server $(PYTEST_ARGS) || test $$? -eq 5
+
+## pytest: every tier, for PYTEST_ARGS that pick tests (a tier left empty is passed over)
+pytest: check whole servers
 
 ## dist: the wheel a director downloads (and the sdist), in dist/: the packages with the
 ## templates, static files, compiled translations, PDF fonts and demo (setup.py's build step)

@@ -18,8 +18,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tools.load.client import Plan, Stats, Table
 from tools.load.servers import ROOT, start_venue, stop
+
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
 TABLES = 8
 

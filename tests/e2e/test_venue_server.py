@@ -26,6 +26,8 @@ from tools.load.servers import free_port, start_venue, stop
 from .conftest import screenshot
 from .helpers import enter_hand
 
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
+
 LAN = "127.0.0.2"
 DEMO = "club-championship-demo"
 

@@ -1,4 +1,5 @@
-"""The engine is pure Python: importing it must not load Django (nor must the random hands\nand the simulated club nights that exercise it)."""
+"""The engine is pure Python: importing it must not load Django (nor must the random hands
+and the simulated club nights that exercise it)."""
 
 from __future__ import annotations
 

@@ -8,8 +8,12 @@ import os
 import socket
 import urllib.parse
 
+import pytest
+
 from config.venue import open_files
 from tools.load.servers import venue
+
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
 KEPT = 1500
 

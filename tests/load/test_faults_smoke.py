@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.timing  # measured under load: run alone, after the rest
+pytestmark = pytest.mark.server  # real servers under load: one at a time, after the rest
 
 ROOT = Path(__file__).resolve().parents[2]
 

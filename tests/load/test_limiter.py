@@ -17,6 +17,8 @@ from scoring.access import TOKEN_FAILURE_LIMIT
 from tools.load.limiter import guess, measure
 from tools.load.servers import redis, redis_available, venue
 
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
+
 
 def test_three_workers_share_one_limit_and_a_real_link_still_opens():
     result = measure(workers=3, guesses=80)

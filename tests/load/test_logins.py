@@ -4,9 +4,12 @@ one address, not that many each. Real password hashing, a scratch database, loop
 
 from __future__ import annotations
 
+import pytest
 from django.conf import settings
 
 from tools.load.logins import measure
+
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
 
 def test_three_workers_check_the_limit_of_wrong_passwords_and_no_more():

@@ -16,7 +16,10 @@ import pytest
 
 from tools.load.servers import start_venue, stop
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="the socket is shared on Unix only")
+pytestmark = [
+    pytest.mark.server,  # starts real servers: one at a time, after the rest
+    pytest.mark.skipif(os.name != "posix", reason="the socket is shared on Unix only"),
+]
 
 PROCESSES = 3
 REQUESTS = 600

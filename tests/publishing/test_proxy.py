@@ -14,6 +14,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from tests.publishing.loopback import (
     MIRROR,
     PUBLICATION,
@@ -25,6 +27,8 @@ from tests.publishing.loopback import (
     state,
 )
 from tests.publishing.proxy import DROP, HOLD, TWICE, Proxy
+
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
 FAULTS = [HOLD, TWICE, DROP]
 """A held first delivery (it arrives after the next), a duplicate, a lost answer: each a

@@ -14,7 +14,11 @@ import os
 import signal
 import time
 
+import pytest
+
 from tests.publishing.loopback import PUBLICATION, caught_up, night, play, standings, state
+
+pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
 
 def test_the_venue_publishes_and_the_mirror_catches_up_after_outages(tmp_path):

@@ -114,6 +114,7 @@ def test_the_file_cache_counts_every_concurrent_failure():
     assert limiter.failures("192.0.2.2") == 0
 
 
+@pytest.mark.server  # a throwaway Redis
 def test_redis_counts_every_concurrent_failure_within_one_window(settings, redis_url):
     import redis
 
