@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Tournament
-from tournaments.number_fields import IdsChoiceField
+from web.number_fields import IdsChoiceField
 
 from .models import Season
 from .seasons import parse_points

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from tournaments.models import Tournament
-from tournaments.numbers import integer_in
+from web.numbers import integer_in
 
 from . import services
 from .models import Season
@@ -83,7 +83,7 @@ def _text(value: str, where: str) -> str:
 
 
 def _whole(data: Mapping[str, Any], key: str, *, low: int, high: int, null: bool) -> int | None:
-    """A whole number within the season form's bounds (tournaments.numbers)."""
+    """A whole number within the season form's bounds (web.numbers)."""
     value = data.get(key)
     if value is None and null:
         return None

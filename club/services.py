@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from club.models import Season
 from tournaments import audit
 from tournaments.models import Tournament
-from tournaments.unique import save_with_free_slug
+from web.unique import save_with_free_slug
 
 RESERVED_SLUGS = frozenset({"new"})
 

@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "web",
     "tournaments",
     "players",
     "scoring",
@@ -137,7 +138,7 @@ MIDDLEWARE = [
     # A tournament mirrored from a venue is read-only here (publishing).
     "publishing.mirrors.ReadOnlyMirrorMiddleware",
     # A form's submission id: a double tap writes once and answers as the first did.
-    "tournaments.submissions.SubmissionMiddleware",
+    "web.submissions.SubmissionMiddleware",
     # Last, as django-axes asks: turns a paused log-in into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -157,7 +158,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "config.version.context",
             ],
-            "builtins": ["tournaments.templatetags.submissions"],
+            "builtins": ["web.templatetags.submissions"],
         },
     },
 ]
@@ -238,7 +239,7 @@ AXES_RESET_ON_SUCCESS = True
 # attempt's row (a flood would grow it without end), and the pause ends 15 minutes after
 # the failure that started it, as the page says.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_CLIENT_IP_CALLABLE = "tournaments.clients.client_ip"
+AXES_CLIENT_IP_CALLABLE = "web.clients.client_ip"
 AXES_LOCKOUT_CALLABLE = "tournaments.views.accounts.locked_out"
 
 LOGIN_URL = "login"
@@ -300,7 +301,7 @@ else:
 
 def trusted_proxies(name: str) -> list[str]:
     """The proxies (addresses or networks) whose X-Forwarded-For names the client, for the
-    limiters (see tournaments/clients.py). None by default: REMOTE_ADDR only."""
+    limiters (see web/clients.py). None by default: REMOTE_ADDR only."""
     items = env_list(name)
     for item in items:
         try:

@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy
 
 from money.models import Payment, SidePot
 from tournaments.models import Entry, Tournament
-from tournaments.number_fields import IdsChoiceField
-from tournaments.numbers import decimal_in
+from web.number_fields import IdsChoiceField
+from web.numbers import decimal_in
 
 
 def parse_percentages(text: str) -> tuple[Decimal, ...]:
@@ -22,7 +22,7 @@ def parse_percentages(text: str) -> tuple[Decimal, ...]:
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
     if len(parts) > 64:
         raise ValueError(text)
-    # Finite, 0–100, in plain form (1e2 is 100): tournaments.numbers.
+    # Finite, 0–100, in plain form (1e2 is 100): web.numbers.
     values = tuple(decimal_in(p.strip().rstrip("%"), low=0, high=100, places=4) for p in parts)
     if values and sum(values) != 100:
         raise ValueError(text)

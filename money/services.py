@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from money.models import Payment, SidePot, SidePotEntry, TournamentMoney
 from tournaments import audit, public_version
 from tournaments.models import Entry, Tournament
-from tournaments.unique import taken
+from web.unique import taken
 
 
 def save_money(

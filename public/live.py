@@ -50,9 +50,9 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import http_date, parse_http_date_safe
 from django.utils.translation import get_language
 
-from tournaments.language import use_tournament_language
 from tournaments.models import Tournament
 from tournaments.permissions import can_direct
+from web.language import use_tournament_language
 
 # How often a live page asks for its regions (htmx ``every``), in seconds.
 POLL_SECONDS = 10

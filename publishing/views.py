@@ -18,11 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from scoring import limiter
 from tournaments import audit
-from tournaments.clients import client_address
 from tournaments.models import Tournament
 from tournaments.views.base import manage_view
+from web import limiter
+from web.clients import client_address
 
 from . import protocol
 from .models import Publication

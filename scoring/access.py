@@ -16,12 +16,11 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.clients import client_address
-from tournaments.language import use_tournament_language
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, can_score
-
-from . import limiter
+from web import limiter
+from web.clients import client_address
+from web.language import use_tournament_language
 
 # Wrong table links per client address before its wrong links are turned away (429), for
 # TOKEN_FAILURE_WINDOW seconds from its first; a real link always opens.

@@ -7,7 +7,7 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from tournaments.submissions import answered
+        from web.submissions import answered
 
         from .devices import count_answer
 

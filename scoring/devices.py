@@ -127,7 +127,7 @@ def note(request: HttpRequest, match_id: int, kind: str) -> None:
 def count_answer(
     sender: Any, *, request: HttpRequest, response: HttpResponse, replayed: bool, **kwargs: Any
 ) -> None:
-    """A table-link submission answered (``tournaments.submissions.answered``), after its
+    """A table-link submission answered (``web.submissions.answered``), after its
     transaction: a resend becomes a ``resent`` :class:`PhoneEvent`; a hand refused with a
     whole page (409) too, since that answer's transaction was rolled back with the row its
     view noted (an htmx refusal, 200, kept its own). A hand stored costs nothing here (its

@@ -45,7 +45,7 @@ class Hand(models.Model):
     )
     entered_via = models.CharField(_("entered via"), max_length=120, blank=True)
     # Through a table link: the phone's short label (scoring.devices) and the submission
-    # id of the form that stored the hand (tournaments.submissions), so a second phone's
+    # id of the form that stored the hand (web.submissions), so a second phone's
     # different hand for this number is told what was stored and from where.
     device = models.CharField(_("device"), max_length=8, blank=True)
     submission = models.CharField(_("submission id"), max_length=32, blank=True)

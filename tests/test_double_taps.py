@@ -3,7 +3,7 @@
 The permission matrix's world and its table of URLs (:mod:`tests.test_permissions_matrix`)
 say which views take a POST, who may send one and what it sends. For each of them, as the
 visitor most able to write there, the same POST (the same form: one submission id,
-``tournaments.submissions``) is sent by two threads released by one barrier, each with
+``web.submissions``) is sent by two threads released by one barrier, each with
 its own connection and client. Neither may answer 500, both answer alike, and the database
 must change exactly as one such POST changes it: each table's row count after the double
 tap differs from before by what a single POST (sent first, in a transaction rolled back)
@@ -43,7 +43,7 @@ from tests.test_permissions_matrix import (
     post_data,
     writer,
 )
-from tournaments.submissions import FIELD, new_id
+from web.submissions import FIELD, new_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,7 +24,7 @@ from tests.concurrency import at_once
 from tests.factories import make_director, make_entries, make_player, make_tournament
 from tests.teams import team_tournament
 from tournaments.models import Entry, Player, TeamMember, Tournament
-from tournaments.submissions import FIELD, new_id
+from web.submissions import FIELD, new_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""One place reads every number (tournaments.numbers): finite, within bounds, plain form;
+"""One place reads every number (web.numbers): finite, within bounds, plain form;
 the payout table and the prizes show it in the page's language, never as 1E+2."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from money.forms import parse_percentages
 from money.models import SidePot, TournamentMoney
 from tests.club.helpers import by_rank, run_tournament
 from tests.factories import make_director, make_player
-from tournaments.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id
+from web.numbers import ID_MAX, INTEGER_MAX, decimal_in, integer_in, is_id
 
 
 @pytest.mark.parametrize(

@@ -30,8 +30,11 @@ STANDS_ON: dict[str, set[str]] = {
     # use networkx for Swiss pairing).
     "engine": set(),
     "pairing": set(),
+    # The ground floor of the site: the plumbing every app uses and no tournament owns
+    # (addresses, the language, numbers, unique races, submissions, the limiter, page()).
+    "web": set(),
     # One tournament: players, entries, stages, the draw, matches.
-    "tournaments": {"engine", "pairing"},
+    "tournaments": {"engine", "pairing", "web"},
     # The player registry and its import; the hands and their entry.
     "players": {"tournaments"},
     "scoring": {"tournaments"},

@@ -21,11 +21,11 @@ from engine import (
     check_knob,
     resolve_rules,
 )
+from web.number_fields import IdChoiceField
 
 from .models import Entry, Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
-from .number_fields import IdChoiceField
 from .services import rules_locked_error
 
 # -- players ---------------------------------------------------------------------------------

@@ -14,12 +14,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from pairing.brackets import new_draw_seed
+from web.unique import save_with_free_slug
 
 from . import audit, services
 from .models import Tournament
 from .models.tournaments import BRACKET_FIELDS, DETAIL_FIELDS, unique_slug
 from .public_version import changing
-from .unique import save_with_free_slug
 
 SETTINGS_FIELDS = (*DETAIL_FIELDS, *BRACKET_FIELDS)
 ROLES = ("co_director", "scorekeeper")

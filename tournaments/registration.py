@@ -17,7 +17,9 @@ from django.db import models, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from . import audit, unique
+from web import unique
+
+from . import audit
 from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
 from .movement import lock_tournament

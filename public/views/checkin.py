@@ -1,6 +1,6 @@
 """Self check-in from a player's page (issue 33): the code shown at the door, typed on the
 phone. The rules and the refusals are :mod:`tournaments.self_checkin`'s; here a wrong code
-is counted against the address it came from (:mod:`scoring.limiter`, as wrong table links
+is counted against the address it came from (:mod:`web.limiter`, as wrong table links
 are), and past :data:`GUESS_LIMIT` in :data:`GUESS_WINDOW` that address's codes are turned
 away unread until the window ends. Nobody logs in: anyone who knows the code and a
 player's page can check that player in, as anyone at the door could say their name.
@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from public.live import live
-from scoring import limiter
 from tournaments import self_checkin
-from tournaments.clients import client_address
+from web import limiter
+from web.clients import client_address
 
 GUESSES = "check-in-code-failures"
 GUESS_LIMIT = 20

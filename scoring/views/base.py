@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from engine import ScoringError
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
-from tournaments.submissions import FIELD, by_link
+from web.submissions import FIELD, by_link
 
 from .. import access as access_module
 from .. import devices, services, table_links
@@ -38,7 +38,7 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
     """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
 
     A table link's answers give the phone its label (:mod:`scoring.devices`), and its
-    POSTs keep their submission ids (:func:`tournaments.submissions.by_link`).
+    POSTs keep their submission ids (:func:`web.submissions.by_link`).
 
     ``write=True`` runs the look-up and the view in one transaction with the match row
     locked from the start (``access.locked``), so the service need not read it again. The
@@ -81,7 +81,7 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
             devices.remember(request, response)
         return response
 
-    # A table link's writes keep their submission ids too (tournaments.submissions).
+    # A table link's writes keep their submission ids too (web.submissions).
     return by_link(wrapper)
 
 

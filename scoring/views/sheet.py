@@ -24,7 +24,7 @@ from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
 from tournaments.models import Match
-from tournaments.submissions import (
+from web.submissions import (
     keeps_own_submissions,
     sent_elsewhere,
     submission_exempt,

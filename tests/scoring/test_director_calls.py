@@ -16,7 +16,7 @@ from scoring import calls
 from scoring.models import DirectorCall
 from tests.factories import make_director, make_entries, make_match, make_user
 from tournaments.models import AuditEntry, Match
-from tournaments.submissions import FIELD
+from web.submissions import FIELD
 
 from .helpers import hidden_fields, knock, play, ready_match
 

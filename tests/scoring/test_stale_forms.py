@@ -17,7 +17,7 @@ from scoring.models import Hand
 from scoring.services import confirm_result
 from tests.factories import make_bracket
 from tournaments.models import AuditEntry, Match
-from tournaments.submissions import FIELD, new_id
+from web.submissions import FIELD, new_id
 
 from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
 

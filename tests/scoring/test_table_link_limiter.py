@@ -11,9 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.urls import reverse
 
-from scoring import access, limiter
+from scoring import access
 from scoring.models import Hand
 from tournaments.models import Match
+from web import limiter
 
 from .helpers import knock, post_data, ready_match
 

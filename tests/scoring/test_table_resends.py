@@ -22,8 +22,9 @@ from scoring.models import Hand
 from scoring.services import correct_hand
 from scoring.versions import hand_version
 from tests.factories import make_entries, make_match
-from tournaments.models import AuditEntry, Match, Submission
-from tournaments.submissions import FIELD, new_id
+from tournaments.models import AuditEntry, Match
+from web.models import Submission
+from web.submissions import FIELD, new_id
 
 from .helpers import gin, hidden_fields, knock, play, post_data, ready_match, win_games
 

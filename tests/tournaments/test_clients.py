@@ -8,7 +8,7 @@ import pytest
 from django.test import RequestFactory
 
 from tests import test_deploy as deploy
-from tournaments.clients import client_address
+from web.clients import client_address
 
 
 def request(remote: str = "192.0.2.7", forwarded: str | None = None):

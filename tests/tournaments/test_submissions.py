@@ -1,4 +1,4 @@
-"""A form's submission id (tournaments.submissions): sent again, the same answer, one write."""
+"""A form's submission id (web.submissions): sent again, the same answer, one write."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_director, make_tournament
-from tournaments.models import AuditEntry, Stage, Submission, Tournament
-from tournaments.submissions import FIELD, new_id
+from tournaments.models import AuditEntry, Stage, Tournament
+from web.models import Submission
+from web.submissions import FIELD, new_id
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +111,7 @@ def test_answers_are_kept_a_day_then_forgotten(director_client, monkeypatch):
 
     from django.utils import timezone
 
-    from tournaments import submissions
+    from web import submissions
 
     monkeypatch.setattr(submissions, "next_sweep", 0.0)
     url = reverse("tournaments:tournament-create")

@@ -220,7 +220,7 @@ def ratio(a: float, b: float) -> float:
 def post_fields(number: int, hand: Any, token: str) -> dict[str, Any]:
     """A hand's POST as its form sends it: with a fresh submission id (issue 29, and the
     table link's since issue 32), so its cost is in the measure."""
-    from tournaments.submissions import FIELD, new_id
+    from web.submissions import FIELD, new_id
 
     fields: dict[str, Any] = {
         "number": number,

@@ -5,7 +5,6 @@ from .decisions import Decision
 from .matches import Match, is_token, new_token
 from .players import Player
 from .stages import Stage
-from .submissions import Submission
 from .teams import TeamMember
 from .tournaments import Entry, Tournament, default_rules, unique_slug
 from .versions import PublicVersion
@@ -18,7 +17,6 @@ __all__ = [
     "Player",
     "PublicVersion",
     "Stage",
-    "Submission",
     "TeamMember",
     "Tournament",
     "default_rules",

@@ -8,11 +8,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pairing.tiebreaks import Tiebreak
+from web.number_fields import IdChoiceField
+from web.numbers import INTEGER_MAX
 
 from ..models import Entry, Stage
 from ..models.stages import DEFAULT_TIEBREAKS, MAX_ADVANCE, MAX_SWISS_ROUNDS
-from ..number_fields import IdChoiceField
-from ..numbers import INTEGER_MAX
 
 TIEBREAK_SLOTS = 4
 

@@ -17,10 +17,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import resolve_rules
+from web.numbers import integer_in
 
 from ..models import Entry, Match, Stage, Tournament
 from ..models.stages import MAX_SWISS_ROUNDS
-from ..numbers import integer_in
 from ..rules_text import rules_summary
 from ..stages import services as stage_services
 from ..stages.forms import (
@@ -211,7 +211,7 @@ def stages_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def stage_pair(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     stage = stage_of(tournament, stage_id)
 
-    try:  # the round the page offered to pair (tournaments.numbers)
+    try:  # the round the page offered to pair (web.numbers)
         seen: int | None = integer_in(request.POST.get("round", ""), low=1, high=MAX_SWISS_ROUNDS)
     except ValueError:
         seen = None

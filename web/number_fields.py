@@ -1,4 +1,4 @@
-"""Django's model choice fields, asking :func:`tournaments.numbers.is_id` first: a value
+"""Django's model choice fields, asking :func:`web.numbers.is_id` first: a value
 that cannot be an id (30 digits: SQLite's ``OverflowError``) is an invalid choice."""
 
 from __future__ import annotations

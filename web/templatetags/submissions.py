@@ -1,5 +1,5 @@
 """``{% submission_field %}``: the hidden submission id every write form carries
-(:mod:`tournaments.submissions`). A builtin (settings.TEMPLATES), so no ``{% load %}``."""
+(:mod:`web.submissions`). A builtin (settings.TEMPLATES), so no ``{% load %}``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""A form's submission id and what its first POST answered (:mod:`tournaments.submissions`)."""
+"""A form's submission id and what its first POST answered (:mod:`web.submissions`).
+
+The model was the tournaments app's and keeps its table, ``tournaments_submission``
+(``web.0001_initial`` and ``tournaments.0014_submission_moves_to_web``, state only)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ class Submission(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
 
     class Meta:
+        db_table = "tournaments_submission"
         verbose_name = _("form submission")
         verbose_name_plural = _("form submissions")
 

@@ -12,7 +12,7 @@ caches the site runs with (see ``CACHES`` in config/settings.py):
 
 A window starts at an address's first wrong link and lasts ``window`` seconds whatever
 comes after. This module only counts: :mod:`scoring.access` decides what a count means,
-:mod:`tournaments.clients` which address a request came from.
+:mod:`web.clients` which address a request came from.
 """
 
 from __future__ import annotations

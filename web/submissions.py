@@ -4,7 +4,7 @@ repeat of the same form does its write once and answers as the first did.
 Every write form carries a hidden ``submission`` field, a fresh random id each time the
 page renders it (``{% submission_field %}``, next to ``{% csrf_token %}``).
 :class:`SubmissionMiddleware` runs the view of a signed-in user's POST that carries one in
-a transaction that first inserts a :class:`~tournaments.models.Submission` row under that
+a transaction that first inserts a :class:`~web.models.Submission` row under that
 id, then records the view's answer in it (status, headers, body, and the messages a
 redirect carries). The same id again, at once or later, finds the row (a twin sent at the
 same moment waits on the row's unique key until the first commits) and gets the recorded
