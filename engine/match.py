@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.cards import rule, score_hand, settle_input
 from engine.errors import ScoringError, _
@@ -101,14 +101,38 @@ class MatchSheet:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``score_sheet`` JSON contract (SPEC 3)."""
-        hollywood = self.rules.is_hollywood
-        with_dealer = self.first_dealer is not None
-        return {
-            "rules": self.rules.to_dict(),
-            "hands": [h.to_dict(hollywood=hollywood, with_dealer=with_dealer) for h in self.hands],
-            ("columns" if hollywood else "games"): [g.to_dict() for g in self.games],
-            "match": self.match.to_dict(),
-        }
+        return sheet_dict(self, "hands", self.hands)
+
+
+class Played(Protocol):
+    """A hand or a deal as the ``score_sheet`` JSON reports it."""
+
+    def to_dict(self, *, hollywood: bool, with_dealer: bool) -> dict[str, Any]: ...
+
+
+class Sheet(Protocol):
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def first_dealer(self) -> Side | None: ...
+    @property
+    def games(self) -> tuple[GameSummary, ...]: ...
+    @property
+    def match(self) -> MatchSummary: ...
+
+
+def sheet_dict(sheet: Sheet, key: str, played: Iterable[Played]) -> dict[str, Any]:
+    """A sheet as the ``score_sheet`` JSON: its rules, what was played under ``key`` (the
+    hands of a head-to-head match, the deals of a partnership match), its games or
+    columns, and the match."""
+    hollywood = sheet.rules.is_hollywood
+    with_dealer = sheet.first_dealer is not None
+    return {
+        "rules": sheet.rules.to_dict(),
+        key: [p.to_dict(hollywood=hollywood, with_dealer=with_dealer) for p in played],
+        ("columns" if hollywood else "games"): [g.to_dict() for g in sheet.games],
+        "match": sheet.match.to_dict(),
+    }
 
 
 @dataclass(frozen=True, slots=True)

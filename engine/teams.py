@@ -45,7 +45,7 @@ from engine.cards import score_hand
 from engine.errors import ScoringError, _
 from engine.games import GameSummary, Pair
 from engine.hands import HandInput, HandKind, HandScore, Result, Side
-from engine.match import MatchSheet, MatchState, MatchSummary, ScoredHand, score_match
+from engine.match import MatchSheet, MatchState, MatchSummary, ScoredHand, score_match, sheet_dict
 from engine.rules import MAX_HANDS, Opponents, RuleSet
 
 
@@ -262,14 +262,7 @@ class TeamSheet:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``score_sheet`` JSON contract for a partnership match."""
-        hollywood = self.rules.is_hollywood
-        with_dealer = self.first_dealer is not None
-        return {
-            "rules": self.rules.to_dict(),
-            "deals": [d.to_dict(hollywood=hollywood, with_dealer=with_dealer) for d in self.deals],
-            ("columns" if hollywood else "games"): [g.to_dict() for g in self.games],
-            "match": self.match.to_dict(),
-        }
+        return sheet_dict(self, "deals", self.deals)
 
 
 def score_team_match(
