@@ -7,10 +7,11 @@ The director's device board (Round control, :func:`board`) shows, per table in p
 phones seen lately (each table-link page or poll a phone GETs notes its label and the
 time in the shared cache, at most every :data:`SEEN_STEP` seconds: no database write, and
 nothing at all on a hand's POST), the last hand stored and when, the submissions refused
-or resent (:class:`~scoring.models.PhoneEvent` rows: a refusal noted where it is decided,
-and by :func:`count_answer` once the submission's transaction has ended, for a resend and
-for a refusal whose transaction was rolled back), two phones
-entering at once, and a table silent for :data:`SILENT_MINUTES`.
+or resent (counted in :class:`~scoring.models.PhoneTally`, the latest :data:`EVENTS_KEPT`
+of each kind a match kept as :class:`~scoring.models.PhoneEvent` rows: noted where a refusal is
+decided, and by :func:`count_answer` once the submission's transaction has ended, for a
+resend and for a refusal whose transaction was rolled back), two phones entering at once,
+and a table silent for :data:`SILENT_MINUTES`.
 """
 
 from __future__ import annotations
@@ -25,13 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Match, Tournament
 
-from .models import Hand, PhoneEvent
+from .models import Hand, PhoneEvent, PhoneTally
 
 COOKIE = "ginclub_phone"
 # No 0/O, 1/I: read aloud across a table without doubt.
@@ -118,10 +121,37 @@ def seen(token: str, code: str, now: float | None = None) -> None:
     cache.set(key, phones, SEEN_KEPT)
 
 
+EVENTS_KEPT = 20
+"""A match keeps its latest twenty events of each kind as rows (the refusals are what the
+board's "two phones at once" looks at); older ones live on only in its
+:class:`PhoneTally` counts, so one phone refused a thousand times costs the board no more
+rows than one refused twenty times."""
+
+
 def note(request: HttpRequest, match_id: int, kind: str) -> None:
     """A phone's submission to ``match_id`` refused (``taken``, ``stale``) or resent, for
-    the board; called where the outcome is decided (``sheet._refused``)."""
-    PhoneEvent.objects.create(match_id=match_id, device=device_of(request), kind=kind)
+    the board; called where the outcome is decided (``sheet._refused``). Three small
+    writes: the row, its kind counted, the match's rows of that kind past
+    :data:`EVENTS_KEPT` dropped."""
+    with transaction.atomic():
+        PhoneEvent.objects.create(match_id=match_id, device=device_of(request), kind=kind)
+        _count(match_id, kind)
+        same = PhoneEvent.objects.filter(match_id=match_id, kind=kind)
+        newest = same.order_by("-pk").values("pk")
+        same.filter(pk__lte=Subquery(newest[EVENTS_KEPT : EVENTS_KEPT + 1])).delete()
+
+
+def _count(match_id: int, kind: str) -> None:
+    """One more ``kind`` in the match's tally (its row made by the first; two phones
+    making it at once: the second counts on the row the first made)."""
+    tally = PhoneTally.objects.filter(match_id=match_id, kind=kind)
+    if tally.update(count=F("count") + 1):
+        return
+    try:
+        with transaction.atomic():
+            PhoneTally.objects.create(match_id=match_id, kind=kind, count=1)
+    except IntegrityError:
+        tally.update(count=F("count") + 1)
 
 
 def count_answer(
@@ -188,7 +218,8 @@ class TableBoard:
 
 def board(tournament: Tournament, now: datetime.datetime | None = None) -> list[TableBoard]:
     """The device board: every match being played at a table (in play, or ready at its
-    table), in table order. Three queries and one cache read, however many tables."""
+    table), in table order. Four queries and one cache read, however many tables and
+    however many refusals (:data:`EVENTS_KEPT`)."""
     now = timezone.now() if now is None else now
     matches = list(
         Match.objects.filter(tournament=tournament, table__isnull=False)
@@ -208,14 +239,13 @@ def board(tournament: Tournament, now: datetime.datetime | None = None) -> list[
         row.last_hand, row.last_at = number, entered_at
         if device:
             moments[match_id].append((entered_at, device))
-    events = PhoneEvent.objects.filter(match_id__in=rows).values_list(
-        "match_id", "device", "kind", "at"
-    )
-    for match_id, device, kind, at in events:
-        row = rows[match_id]
-        setattr(row, kind, getattr(row, kind) + 1)
-        if device and kind != PhoneEvent.Kind.RESENT:
-            moments[match_id].append((at, device))
+    tallies = PhoneTally.objects.filter(match_id__in=rows).values_list("match_id", "kind", "count")
+    for match_id, kind, count in tallies:
+        setattr(rows[match_id], kind, count)
+    # At most EVENTS_KEPT of each kind a match, however often its phones were refused.
+    events = PhoneEvent.objects.filter(match_id__in=rows).exclude(kind=PhoneEvent.Kind.RESENT)
+    for match_id, device, at in events.exclude(device="").values_list("match_id", "device", "at"):
+        moments[match_id].append((at, device))
     found = cache.get_many([_seen_key(m.token) for m in matches])
     since = now.timestamp() - SEEN_MINUTES * 60
     for row in rows.values():

@@ -87,7 +87,10 @@ class PhoneEvent(models.Model):
     """A table-link submission a phone sent that did not simply store a hand: refused
     (the number was taken, or the score had changed since the page showed it) or a resend
     of one already answered. The director's device board (:mod:`scoring.devices`) reads
-    them; hands stored are the ``Hand`` rows themselves (their ``device``)."""
+    them; hands stored are the ``Hand`` rows themselves (their ``device``). Only a
+    match's most recent :data:`scoring.devices.EVENTS_KEPT` of each kind are kept (issue
+    41: a phone refused over and over must not grow what Round control reads); how many
+    there were of each kind is its :class:`PhoneTally`."""
 
     class Kind(models.TextChoices):
         RESENT = "resent", _("resent")
@@ -108,6 +111,27 @@ class PhoneEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.device} {self.kind}"
+
+
+class PhoneTally(models.Model):
+    """How many :class:`PhoneEvent` of one kind a match has had, all of them (its rows
+    keep only the latest): one row per match and kind, counted up with each event."""
+
+    match = models.ForeignKey(
+        "tournaments.Match", verbose_name=_("match"), on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=PhoneEvent.Kind.choices)
+    count = models.PositiveIntegerField(_("count"), default=0)
+
+    class Meta:
+        verbose_name = _("phone tally")
+        verbose_name_plural = _("phone tallies")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "kind"], name="phone_tally_one_per_kind")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.kind} {self.count}"
 
 
 class DirectorCall(models.Model):

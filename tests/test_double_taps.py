@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
 
-from scoring.models import PhoneEvent
+from scoring.models import PhoneEvent, PhoneTally
 from tests.concurrency import at_once
 from tests.test_permissions_matrix import (
     FINGERPRINTED,
@@ -114,17 +114,29 @@ def double_tap(
 
 
 PHONE_EVENTS = PhoneEvent._meta.db_table
+PHONE_TALLIES = PhoneTally._meta.db_table
 
 
 def resends_counted(once: Counter[str], twice: Counter[str]) -> int | None:
     """The device board's resent rows the double tap added beyond a single POST's (issue
     32: a table link's second tap is answered as a resend, and the board counts it): at
-    most one, of kind "resent"; None if anything else was added."""
+    most one, of kind "resent"; None if anything else was added. (Its tally of resends,
+    issue 41, is made with the match's first: :func:`resend_tallied`.)"""
     extra = twice[PHONE_EVENTS] - once[PHONE_EVENTS]
     if extra == 0:
         return 0
     added = PhoneEvent.objects.order_by("-pk").values_list("kind", flat=True)[:extra]
     return extra if extra == 1 and list(added) == [PhoneEvent.Kind.RESENT] else None
+
+
+def resend_tallied(once: Counter[str], twice: Counter[str]) -> int | None:
+    """The tally row the double tap added beyond a single POST's: none, or the match's
+    first count of resends; None if anything else was added."""
+    extra = twice[PHONE_TALLIES] - once[PHONE_TALLIES]
+    if extra == 0:
+        return 0
+    added = PhoneTally.objects.order_by("-pk").values_list("kind", "count")[:extra]
+    return extra if extra == 1 and list(added) == [(PhoneEvent.Kind.RESENT, 1)] else None
 
 
 def fresh_session(world: World, role: str) -> World:
@@ -163,11 +175,12 @@ def test_a_double_tap_on_every_post_view_writes_once(quiet):
         before = counts()
         first, second = double_tap(world, role, path, {**data, FIELD: new_id()})
         twice = difference(before, counts())
-        resends = resends_counted(once, twice)
-        if resends is None:
+        resends, tallied = resends_counted(once, twice), resend_tallied(once, twice)
+        if resends is None or tallied is None:
             wrong.append(f"{pattern.key}: the double tap wrote phone events besides a resend")
         else:
             twice[PHONE_EVENTS] -= resends
+            twice[PHONE_TALLIES] -= tallied
             twice = Counter({table: n for table, n in twice.items() if n})
         for response in (first, second):
             if response.status_code >= 500:

@@ -8,8 +8,8 @@ check-in is closed until the director turns it on again, with a new code.
 
 Refusals change nothing and say why (:class:`Refused`, its ``code`` for the tests): the
 check-in is closed, the bracket is drawn or the tournament has started, the player is
-already checked in (or withdrew), the code is wrong. Guesses are counted per address by
-the caller (:mod:`public.views.checkin`), like table links. Checking in or out by hand
+already checked in (or withdrew), the code is wrong. Wrong codes are counted per phone
+and per address by the caller (:mod:`public.views.checkin`). Checking in or out by hand
 (:func:`tournaments.registration.set_entry_flag`) still works, and forgets that the player
 checked themselves in.
 """

@@ -11,8 +11,10 @@ caches the site runs with (see ``CACHES`` in config/settings.py):
   and the value carries the end of its window, which a rewrite would otherwise move.
 
 A window starts at an address's first wrong link and lasts ``window`` seconds whatever
-comes after. This module only counts: :mod:`scoring.access` decides what a count means,
-:mod:`web.clients` which address a request came from.
+comes after; :func:`window_end` says when (on Redis from a second key written with the
+first failure, whose expiry Django cannot read back). This module only counts:
+:mod:`scoring.access` decides what a count means, :mod:`web.clients` which address
+a request came from.
 """
 
 from __future__ import annotations
@@ -53,6 +55,24 @@ def failures(address: str, *, counter: str = TABLE_LINKS) -> int:
     return int(value[0] if isinstance(value, tuple) else value)
 
 
+def window_end(address: str, *, counter: str = TABLE_LINKS) -> float | None:
+    """When the window of ``address``'s count ends (a Unix time), or None when nothing is
+    counted for it."""
+    cache = caches["default"]
+    value: Any = cache.get(_key(address, counter))
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return float(value[1])
+    until = cache.get(_end_key(address, counter))
+    # Written just before the count, so it expires just before it: the window is ending.
+    return time.time() if until is None else float(until)
+
+
+def _end_key(address: str, counter: str) -> str:
+    return f"{_key(address, counter)}:end"
+
+
 def add_failure(address: str, *, window: int, counter: str = TABLE_LINKS) -> int:
     """Count one more wrong guess from ``address``; returns its count in the window."""
     cache = caches["default"]
@@ -63,6 +83,7 @@ def add_failure(address: str, *, window: int, counter: str = TABLE_LINKS) -> int
             count, until = cache.get(key) or (0, now + window)
             cache.set(key, (count + 1, until), max(1, math.ceil(until - now)))
             return int(count) + 1
+    cache.add(_end_key(address, counter), time.time() + window, window)
     cache.add(key, 0, window)
     try:
         count = cache.incr(key)

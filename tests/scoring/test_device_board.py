@@ -1,23 +1,30 @@
 """The director's device board on Round control (issue 32): per table in play, the phones
 seen lately (named by a short code), the last hand and when, the submissions refused
 (taken, stale) or resent, two phones entering at once, a table silent for long. Built in
-a fixed number of queries however many tables play."""
+a fixed number of queries however many tables play, and however often one phone is
+refused (issue 41: a match keeps its latest refusals as rows and counts the rest)."""
 
 from __future__ import annotations
 
 import datetime
 import html as html_module
+import importlib
 
 import pytest
-from django.test import Client
+from django.apps import apps
+from django.db import connection
+from django.db.models import Count
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from scoring import devices
-from scoring.models import Hand, PhoneEvent
+from scoring.models import Hand, PhoneEvent, PhoneTally
 from scoring.services import correct_hand
 from scoring.versions import hand_version
 from tests.factories import make_entries, make_match
+from web.submissions import FIELD, new_id
 
 from .helpers import hidden_fields, knock, play, post_data, ready_match
 
@@ -38,6 +45,14 @@ def open_form(client: Client, match) -> dict[str, str]:
 
 def code_of(client: Client) -> str:
     return client.cookies[devices.COOKIE].value
+
+
+def refused(match, device: str, kind: str = "taken") -> None:
+    """A refusal (or resend) from phone ``device`` at ``match``'s table, noted as the sheet
+    notes it."""
+    request = RequestFactory().post("/")
+    request.COOKIES[devices.COOKIE] = device
+    devices.note(request, match.pk, kind)
 
 
 def board_of(match) -> devices.TableBoard:
@@ -161,16 +176,17 @@ def test_the_board_takes_the_same_queries_for_two_tables_as_for_six(django_asser
         matches.append(make_match(tournament=tournament, a=a, b=b, table=number))
     for m in matches[:2]:
         play(m, [knock("A", 2, 20)])
-        PhoneEvent.objects.create(match=m, device="K7QF", kind="taken")
+        refused(m, "K7QF")
         devices.seen(m.token, "K7QF")
-    # Matches, hands, refusals and resends; the phones come from the cache.
-    with django_assert_num_queries(3):
+    # Matches, hands, the refusals and resends counted, the latest of them; the phones
+    # come from the cache.
+    with django_assert_num_queries(4):
         two = devices.board(tournament)
     for m in matches[2:]:
         play(m, [knock("B", 3, 30), knock("A", 1, 12)])
-        PhoneEvent.objects.create(match=m, device="3MNP", kind="resent")
+        refused(m, "3MNP", "resent")
         devices.seen(m.token, "3MNP")
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         six = devices.board(tournament)
     assert len(two) == len(six) == 6
     assert [r.match.table for r in six] == [1, 2, 3, 4, 5, 6]
@@ -223,7 +239,7 @@ def test_round_control_with_the_board_and_calls_takes_the_same_queries_for_more_
         a, b = make_entries(tournament=tournament, count=2)
         m = make_match(tournament=tournament, a=a, b=b, table=number, round=1)
         play(m, [knock("A", 2, 20)])
-        PhoneEvent.objects.create(match=m, device="K7QF", kind="taken")
+        refused(m, "K7QF")
         devices.seen(m.token, "K7QF")
         calls.make(match=m, reason="dispute", note="", device="K7QF", via="")
 
@@ -240,3 +256,71 @@ def test_round_control_with_the_board_and_calls_takes_the_same_queries_for_more_
     assert page.content.decode().count("Two phones at once") == 0
     assert page.content.decode().count('class="director-call-row') == 7
     assert len(eight) == len(two), [q["sql"] for q in eight.captured_queries]
+
+
+def test_a_phone_refused_over_and_over_leaves_a_bounded_number_of_rows_all_counted():
+    """Issue 41: every refused hand wrote a row, and Round control read them all."""
+    match = ready_match()
+    first, second = Client(), Client()
+    form = {**open_form(first, match), **post_data(1, knock("A", 5, 31))}
+    first.post(table(match, "hand-create"), form)
+    flood = open_form(second, match)
+    times = devices.EVENTS_KEPT + 5
+    for _n in range(times):  # the same hand again and again, each a new submission
+        again = {**flood, **post_data(1, knock("B", 7, 40)), FIELD: new_id()}
+        answer = second.post(table(match, "hand-create"), again)
+        assert answer["Submission-Outcome"] == "taken"
+    assert PhoneEvent.objects.filter(match=match).count() == devices.EVENTS_KEPT
+    tally = PhoneTally.objects.get(match=match)
+    assert (tally.kind, tally.count) == ("taken", times)
+    row = board_of(match)
+    assert (row.taken, row.stale, row.resent) == (times, 0, 0)
+    assert row.clash is not None and row.clash.codes == (code_of(first), code_of(second))
+    assert f"{times} already entered" in round_control(match)
+
+
+def test_round_control_reads_the_same_rows_and_queries_after_a_flood_of_refusals():
+    match = ready_match()
+    play(match, [knock("A", 2, 20)])
+    director = Client()
+    director.force_login(match.tournament.owner)
+    url = reverse("tournaments:round-control", args=[match.tournament.slug])
+    refused(match, "K7QF")
+    director.get(url)  # the session and the caches warm
+    with CaptureQueriesContext(connection) as one:
+        assert "1 already entered" in director.get(url).content.decode()
+    for _n in range(300):
+        refused(match, "K7QF")
+    refused(match, "3MNP", "stale")
+    for _n in range(40):
+        refused(match, "3MNP", "resent")
+    with CaptureQueriesContext(connection) as flooded:
+        page = html_module.unescape(director.get(url).content.decode())
+    assert len(flooded) == len(one), [q["sql"] for q in flooded.captured_queries]
+    assert "301 already entered, 1 against an old score" in page
+    # The rows the board reads: the latest EVENTS_KEPT of each kind, never the flood.
+    kept = PhoneEvent.objects.filter(match=match).values_list("kind").annotate(n=Count("pk"))
+    assert dict(kept) == {"taken": devices.EVENTS_KEPT, "stale": 1, "resent": devices.EVENTS_KEPT}
+    row = board_of(match)
+    assert (row.taken, row.stale, row.resent) == (301, 1, 40)
+    # The latest refusals were K7QF's then 3MNP's: still seen as two phones at once.
+    assert row.clash is not None and row.clash.codes == ("K7QF", "3MNP")
+
+
+def test_the_migration_counts_the_events_there_were_and_keeps_the_latest():
+    migration = importlib.import_module("scoring.migrations.0007_phone_tallies")
+    match, other = ready_match(), ready_match()
+    for n in range(migration.KEPT + 10):
+        PhoneEvent.objects.create(match=match, device="K7QF", kind="taken")
+        if n < 3:
+            PhoneEvent.objects.create(match=match, device="3MNP", kind="stale")
+    PhoneEvent.objects.create(match=other, device="3MNP", kind="resent")
+    taken = PhoneEvent.objects.filter(match=match, kind="taken").order_by("-pk")
+    latest = list(taken.values_list("pk", flat=True))[: migration.KEPT]
+    migration.tally_and_trim(apps, None)
+    assert list(taken.values_list("pk", flat=True)) == latest
+    assert PhoneEvent.objects.filter(match=match, kind="stale").count() == 3
+    assert PhoneEvent.objects.filter(match=other).count() == 1
+    assert sorted(PhoneTally.objects.values_list("match_id", "kind", "count")) == sorted(
+        [(match.pk, "stale", 3), (match.pk, "taken", migration.KEPT + 10), (other.pk, "resent", 1)]
+    )

@@ -115,6 +115,18 @@ def test_the_file_cache_counts_every_concurrent_failure():
     assert limiter.failures("192.0.2.2") == 0
 
 
+def test_a_count_says_when_its_window_ends_whatever_comes_after(monkeypatch):
+    now = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    assert limiter.window_end("192.0.2.1") is None
+    limiter.add_failure("192.0.2.1", window=900)
+    now[0] += 300
+    limiter.add_failure("192.0.2.1", window=900)
+    assert limiter.window_end("192.0.2.1") == now[0] - 300 + 900
+    now[0] += 601
+    assert limiter.window_end("192.0.2.1") is None
+
+
 @pytest.mark.server  # a throwaway Redis
 def test_redis_counts_every_concurrent_failure_within_one_window(settings, redis_url):
     import redis
@@ -129,8 +141,11 @@ def test_redis_counts_every_concurrent_failure_within_one_window(settings, redis
     assert count_at_once("192.0.2.1", 64) == list(range(1, 65))
     assert limiter.failures("192.0.2.1") == 64
     server = redis.Redis.from_url(redis_url)
-    (key,) = server.keys(f"{settings.CACHES['default']['KEY_PREFIX']}:*")
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    (key,) = server.keys(f"{prefix}:*:{limiter.TABLE_LINKS}:192.0.2.1")
     assert 890 < server.ttl(key) <= 900  # from the first failure, kept by INCR
+    # Beside it, when its window ends (Redis's expiry is not Django's to read).
+    assert 0 <= time.time() + 900 - limiter.window_end("192.0.2.1") < 10
     # A key left without an expiry (INCR makes one afresh when the key expired between
     # Django's existence check and the INCR): the count that reaches 1 gives it one.
     server.set(key, 0)

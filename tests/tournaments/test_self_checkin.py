@@ -1,22 +1,29 @@
 """Self check-in (issue 33): the director turns it on and gets a code of today; a player
 types it on their page and is checked in (audited, shown to the director); every refusal
-says why and changes nothing; wrong codes are limited per address; only the tournament's
-directors can turn it on or off."""
+says why and changes nothing; wrong codes are limited per phone, and per address only as
+a wide backstop (issue 41); only the tournament's directors can turn it on or off."""
 
 from __future__ import annotations
 
 import datetime
+import html
 import re
+import time
 
 import pytest
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import time_format
 
-from public.views.checkin import GUESS_LIMIT
+from public import checkin_guesses
+from public.checkin_guesses import ADDRESS_LIMIT, DEVICE_LIMIT
+from public.checkin_guesses import WINDOW as GUESS_WINDOW
 from tests.factories import make_director, make_entries, make_tournament
 from tournaments import registration, self_checkin
 from tournaments.draw import generate_bracket
 from tournaments.models import AuditEntry, Entry, Tournament
+from web import limiter
 
 pytestmark = pytest.mark.django_db
 
@@ -137,18 +144,142 @@ def test_refusals_say_why_and_change_nothing(client, setup, message):
     assert after == before and AuditEntry.objects.count() == audited
 
 
-def test_wrong_codes_are_limited_per_address(client):
+def wrong_code(code: str) -> str:
+    return "ZZZZ" if code != "ZZZZ" else "YYYY"
+
+
+def wait_until(when: float) -> str:
+    """The time a refusal names for a window ending at ``when`` (a Unix time): its minute,
+    rounded up, in the active language's time format."""
+    moment = timezone.localtime(datetime.datetime.fromtimestamp(when, tz=datetime.UTC))
+    return time_format(moment.replace(second=0, microsecond=0) + datetime.timedelta(minutes=1))
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """time.time(), which the cache and the limiter read, held still until moved."""
+    now = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    return now
+
+
+def test_one_phones_wrong_codes_lock_out_that_phone_only(clock):
+    """Issue 41: 20 wrong codes from one phone, then 16 other phones behind the same
+    address, each with the right code for its own player: all 16 check in."""
+    t = registering(17)
+    code = turned_on(t)
+    guesser, *others = list(t.entries.order_by("seed"))
+    phone = Client()
+    answers = [said(phone, t, guesser, wrong_code(code)) for _n in range(20)]
+    until = wait_until(clock[0] + GUESS_WINDOW)
+    assert answers[:DEVICE_LIMIT] == ["That is not the code: look again at the door."] * 10
+    phone_wait = (
+        f"Too many wrong codes from this phone: try again after {until}, or check in at the desk."
+    )
+    assert answers[DEVICE_LIMIT:] == [phone_wait] * 10
+    # The last ten were turned away unread: the address counted only the ten read.
+    assert limiter.failures("127.0.0.1", counter=checkin_guesses.ADDRESS_GUESSES) == 10
+    for entry in others:
+        assert said(Client(), t, entry, code) == "You are checked in."
+    assert Entry.objects.filter(checked_in=True).count() == 16
+    # The guessing phone, even with the right code, waits until its window ends...
+    assert said(phone, t, guesser, code) == phone_wait
+    assert not Entry.objects.get(pk=guesser.pk).checked_in
+    clock[0] += GUESS_WINDOW + 1
+    # ...and then gets in.
+    assert said(phone, t, guesser, code) == "You are checked in."
+
+
+def test_a_phone_is_given_its_id_with_its_first_answer_and_counted_by_it():
     t = registering()
     code = turned_on(t)
     e = first(t)
-    wrong = "ZZZZ" if code != "ZZZZ" else "YYYY"
-    for _n in range(GUESS_LIMIT):
-        assert said(client, t, e, wrong) == "That is not the code: look again at the door."
-    # Past the limit even the right code is turned away, unread, from that address.
-    assert said(client, t, e, code) == "Too many wrong codes from here: wait a few minutes."
-    assert not Entry.objects.get(pk=e.pk).checked_in
-    other = client.post(check_in_url(t, e), {"code": code}, REMOTE_ADDR="10.0.0.9")
-    assert other.status_code == 302 and Entry.objects.get(pk=e.pk).checked_in
+    phone = Client()
+    phone.post(check_in_url(t, e), {"code": wrong_code(code)})
+    cookie = phone.cookies[checkin_guesses.COOKIE]
+    assert cookie["path"] == "/t/" and cookie["httponly"]
+    device = cookie.value
+    assert limiter.failures(device, counter=checkin_guesses.DEVICE_GUESSES) == 1
+    phone.post(check_in_url(t, e), {"code": wrong_code(code)})
+    assert phone.cookies[checkin_guesses.COOKIE].value == device  # kept, not given again
+    assert limiter.failures(device, counter=checkin_guesses.DEVICE_GUESSES) == 2
+
+
+def test_a_phone_that_refuses_cookies_is_counted_by_its_address_only():
+    t = registering(3)
+    code = turned_on(t)
+    e = first(t)
+    for _n in range(DEVICE_LIMIT + 5):
+        # A new Client each time: no cookie kept, a new id every code.
+        assert said(Client(), t, e, wrong_code(code)) == (
+            "That is not the code: look again at the door."
+        )
+    assert limiter.failures("127.0.0.1", counter=checkin_guesses.ADDRESS_GUESSES) == 15
+
+
+def test_the_address_is_a_wide_backstop(clock, monkeypatch):
+    t = registering(3)
+    code = turned_on(t)
+    e, other, elsewhere = list(t.entries.order_by("seed"))
+    # Phones behind one address guessing: each new (no cookie kept), none past its own.
+    started = clock[0]
+    for n in range(ADDRESS_LIMIT - 5):  # counted straight away, to spare the test time
+        clock[0] = started + n  # a guess a second
+        checkin_guesses.count_wrong(checkin_guesses.Guesser(f"phone-{n}", "127.0.0.1", True))
+    for _n in range(5):
+        assert said(Client(), t, e, wrong_code(code)) == (
+            "That is not the code: look again at the door."
+        )
+    assert limiter.failures("127.0.0.1", counter=checkin_guesses.ADDRESS_GUESSES) == ADDRESS_LIMIT
+    until = wait_until(started + GUESS_WINDOW)
+    # A phone that never guessed, behind that address, waits too (with where to go)...
+    assert said(Client(), t, other, code) == (
+        f"Too many wrong codes from this network: try again after {until}, or check in at the desk."
+    )
+    assert not Entry.objects.get(pk=other.pk).checked_in
+    # ...a phone elsewhere does not.
+    response = Client().post(check_in_url(t, elsewhere), {"code": code}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 302 and Entry.objects.get(pk=elsewhere.pk).checked_in
+    clock[0] = started + GUESS_WINDOW + 1
+    assert said(Client(), t, other, code) == "You are checked in."
+
+
+@pytest.mark.parametrize(
+    ("language", "wording"),
+    [
+        (
+            "en",
+            "Too many wrong codes from this phone: try again after {}, or check in at the desk.",
+        ),
+        (
+            "es",
+            "Demasiados códigos erróneos desde este teléfono: vuelve a intentarlo después de "
+            "las {}, o regístrate en la mesa de entrada.",
+        ),
+        (
+            "af",
+            "Te veel verkeerde kodes van hierdie foon af: probeer weer ná {}, of teken in by "
+            "die toonbank.",
+        ),
+    ],
+    ids=["en", "es", "af"],
+)
+def test_the_wait_is_said_in_the_tournaments_language_with_its_time_format(
+    clock, language, wording
+):
+    t = registering()
+    Tournament.objects.filter(pk=t.pk).update(language=language)
+    t.refresh_from_db()
+    code = turned_on(t)
+    e = first(t)
+    phone = Client()
+    for _n in range(DEVICE_LIMIT):
+        said(phone, t, e, wrong_code(code))
+    with translation.override(language):
+        until = wait_until(clock[0] + GUESS_WINDOW)
+    assert said(phone, t, e, code) == html.escape(wording.format(until), quote=True)
+    if language != "en":
+        assert re.fullmatch(r"\d\d:\d\d", until)  # 24-hour, as every other screen
 
 
 def test_without_self_check_in_the_page_sends_the_player_to_the_desk(client):
