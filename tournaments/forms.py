@@ -23,7 +23,7 @@ from engine import (
 )
 from web.number_fields import IdChoiceField
 
-from .models import Entry, Player, Tournament
+from .models import Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
 from .models.tournaments import BRACKET_FIELDS, DEFAULT_PRESET, DETAIL_FIELDS
 from .services import rules_locked_error
@@ -427,13 +427,6 @@ class WalkoverForm(forms.Form):
     winner_side = forms.ChoiceField(label=_("Winner"), choices=[("A", "A"), ("B", "B")])
     # Sent by the confirmation that names the winner; without it nothing is awarded yet.
     confirmed = forms.BooleanField(required=False)
-
-
-ENTRY_FLAGS = ("checked_in", "paid")
-
-
-def entry_flag_label(field: str) -> str:
-    return str(Entry._meta.get_field(field).verbose_name)
 
 
 class NewDirectorForm(forms.Form):

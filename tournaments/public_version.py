@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .models import Entry, PublicVersion, Tournament
+from .models import PublicVersion, Tournament
 
 
 def _ids(tournaments: Iterable[Tournament | int]) -> list[int]:
@@ -56,11 +56,6 @@ def changed(*tournaments: Tournament | int) -> None:
             PublicVersion.objects.get_or_create(
                 tournament_id=pk, defaults={"number": 2, "changed_at": now}
             )
-
-
-def changed_for_player(player_id: int) -> None:
-    """A player's name or details changed: every tournament they are entered in."""
-    changed(*Entry.objects.filter(player_id=player_id).values_list("tournament_id", flat=True))
 
 
 @contextmanager
