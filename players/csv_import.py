@@ -109,8 +109,10 @@ def decode_csv(raw: bytes) -> str:
     return csv_files.decode(raw)
 
 
-def check_players_csv(*, text: str) -> ImportResult:
-    """Read and check every row against the file and the registry; save nothing."""
+def read_players_csv(*, text: str) -> ImportResult:
+    """Read and check every row against the file alone (whether the registry has them
+    already is the caller's question: :func:`check_players_csv`, or a tournament's
+    entries, :mod:`players.csv_entries`); save nothing."""
     result = ImportResult()
     layout = csv_files.layout(text)
     records = _Records(text, layout.delimiter)
@@ -121,9 +123,15 @@ def check_players_csv(*, text: str) -> ImportResult:
         _read_rows(records, columns, result)
     except _BrokenQuote as broken:
         result.errors.append((broken.first, broken.message()))
-    _check_against_registry(result.rows, result)
     if not result.rows and not result.errors:
         result.errors.append((1, _("The file has a header line but no players.")))
+    return result
+
+
+def check_players_csv(*, text: str) -> ImportResult:
+    """Read and check every row against the file and the registry; save nothing."""
+    result = read_players_csv(text=text)
+    _check_against_registry(result.rows, result)
     result.errors.sort(key=lambda item: item[0])
     return result
 
@@ -136,17 +144,18 @@ def import_players_csv(*, text: str, user: Any) -> ImportResult:
     return result
 
 
-def confirmation(*, text: str, user: Any) -> str:
+def confirmation(*, text: str, user: Any, purpose: str = "") -> str:
     """What the preview's "import" button sends back: the checked text, signed for this
-    user, so that what is imported is exactly the file the director saw."""
-    return signing.dumps(text, salt=_preview_salt(user), compress=True)
+    user (and ``purpose``: where it is imported, if not the registry), so that what is
+    imported is exactly the file the director saw, where they saw it."""
+    return signing.dumps(text, salt=_preview_salt(user, purpose), compress=True)
 
 
-def confirmed_text(*, token: str, user: Any) -> str:
+def confirmed_text(*, token: str, user: Any, purpose: str = "") -> str:
     """The text a :func:`confirmation` carries, or a ValidationError if it was altered,
-    made for someone else, or is too old."""
+    made for someone else or somewhere else, or is too old."""
     try:
-        text = signing.loads(token, salt=_preview_salt(user), max_age=PREVIEW_MAX_AGE)
+        text = signing.loads(token, salt=_preview_salt(user, purpose), max_age=PREVIEW_MAX_AGE)
     except signing.BadSignature:
         text = None
     if not isinstance(text, str):
@@ -154,8 +163,9 @@ def confirmed_text(*, token: str, user: Any) -> str:
     return text
 
 
-def _preview_salt(user: Any) -> str:
-    return f"tournaments.player_csv.preview:{user.pk}"
+def _preview_salt(user: Any, purpose: str) -> str:
+    salt = f"tournaments.player_csv.preview:{user.pk}"
+    return f"{salt}:{purpose}" if purpose else salt
 
 
 def _read_header(
@@ -288,21 +298,29 @@ def _duplicate_in_file(
     return None
 
 
+def create_players(*, players: list[Player], user: Any) -> list[Player]:
+    """Save checked players together, added by ``user``, audited as one import (inside
+    the caller's transaction). An IntegrityError means someone registered one of them
+    meanwhile."""
+    added_by = user if getattr(user, "is_authenticated", False) else None
+    for player in players:
+        player.created_by = added_by
+    with transaction.atomic():
+        saved = Player.objects.bulk_create(players)
+        audit.record(
+            tournament=None,
+            action="players imported",
+            after={"count": len(saved), "names": [p.name for p in saved][:200]},
+            user=user,
+        )
+    return saved
+
+
 def _save_players(result: ImportResult, user: Any) -> None:
     """Save the checked players together into ``result.players``, added by ``user``, or
     report that the registry changed meanwhile."""
-    added_by = user if getattr(user, "is_authenticated", False) else None
-    for _line, player in result.rows:
-        player.created_by = added_by
     try:
-        with transaction.atomic():
-            players = Player.objects.bulk_create([player for _line, player in result.rows])
-            audit.record(
-                tournament=None,
-                action="players imported",
-                after={"count": len(players), "names": [p.name for p in players][:200]},
-                user=user,
-            )
+        players = create_players(players=[player for _line, player in result.rows], user=user)
     except IntegrityError:
         # Someone registered one of these players while the file was being checked.
         result.errors.append((1, _("Another change to the registry got in first; try again.")))
@@ -310,24 +328,49 @@ def _save_players(result: ImportResult, user: Any) -> None:
     result.players = players
 
 
+@dataclass(frozen=True)
+class Registered:
+    """A registry player a row of the file names: its id and name."""
+
+    pk: int
+    name: str
+
+
+class RegistryIndex:
+    """The registry's players by club id and by name and email (ignoring case), read in
+    one query: how a row of a file is told to be a player the registry has already."""
+
+    def __init__(self) -> None:
+        # Compared in Python: SQLite's LOWER() only folds ASCII, and a club registry is small.
+        self._by_club: dict[str, Registered] = {}
+        self._by_name: dict[tuple[str, str], Registered] = {}
+        for pk, name, email, club_id in Player.objects.values_list(
+            "pk", "name", "email", "club_id"
+        ):
+            if club_id:
+                self._by_club[club_id] = Registered(pk, name)
+            self._by_name[_name_email(name, email)] = Registered(pk, name)
+
+    def by_club_id(self, player: Player) -> Registered | None:
+        return self._by_club.get(player.club_id) if player.club_id else None
+
+    def by_name_email(self, player: Player) -> Registered | None:
+        return self._by_name.get(_name_email(player.name, player.email))
+
+
 def _check_against_registry(candidates: list[tuple[int, Player]], result: ImportResult) -> None:
-    # Compared in Python: SQLite's LOWER() only folds ASCII, and a club registry is small.
-    registered_club: dict[str, str] = {}
-    registered_name: set[tuple[str, str]] = set()
-    for name, email, club_id in Player.objects.values_list("name", "email", "club_id"):
-        if club_id:
-            registered_club[club_id] = name
-        registered_name.add(_name_email(name, email))
+    registry = RegistryIndex()
     for line, player in candidates:
-        if player.club_id in registered_club:
+        same = registry.by_club_id(player)
+        if same is not None:
             result.errors.append(
                 (
                     line,
                     _("Duplicate: club id %(club_id)s is already registered to %(name)s.")
-                    % {"club_id": player.club_id, "name": registered_club[player.club_id]},
+                    % {"club_id": player.club_id, "name": same.name},
                 )
             )
-        elif _name_email(player.name, player.email) in registered_name:
+        elif registry.by_name_email(player) is not None:
             result.errors.append(
                 (
                     line,

@@ -12,4 +12,5 @@ urlpatterns = [
     path("director/players/new/", views.player_create, name="player-create"),
     path("director/players/<int:player_id>/edit/", views.player_edit, name="player-edit"),
     path("director/players/import/", views.player_import, name="player-import"),
+    path("t/<slug:slug>/manage/entries/import/", views.entry_import, name="entry-import"),
 ]

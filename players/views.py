@@ -1,4 +1,5 @@
-"""The club's player registry: list, search, add, edit, CSV import.
+"""The club's player registry: list, search, add, edit, CSV import; and a CSV file
+entered in one tournament (its directors' screen: the registry's import, entering).
 
 Who sees and changes what is :mod:`players.registry`'s ownership model: every view
 here applies it (contact details and the email search only for the players the user owns,
@@ -24,11 +25,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import registration
 from tournaments.forms import PlayerForm
-from tournaments.models import AuditEntry, Player
+from tournaments.models import AuditEntry, Player, Tournament
 from tournaments.permissions import is_registrar, may_use_registry, owns_player
-from tournaments.views.base import login_redirect, message_text, page
+from tournaments.views.base import (
+    login_redirect,
+    manage_url,
+    manage_view,
+    message_text,
+    page,
+)
+from tournaments.views.entries import entered_message
 
-from . import csv_import, registry
+from . import csv_entries, csv_import, registry
 from .forms import PlayerImportForm, PlayerSearchForm
 
 # -- player registry -------------------------------------------------------------------------
@@ -165,3 +173,66 @@ def _player_import_confirm(request: HttpRequest) -> HttpResponse:
             return redirect("players:player-list")
         context["result"] = result
     return page(request, "players/player_import.html", context)
+
+
+# -- a CSV file entered in a tournament ------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+@manage_view
+def entry_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Upload, preview, confirm, as the registry's import; the confirmation adds the new
+    players to the registry and enters everyone, while the field is open (the tournament's
+    directors only)."""
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "section": "entries",
+        "form": PlayerImportForm(),
+        "result": None,
+    }
+    try:
+        registration.check_open_for_players(tournament)
+    except ValidationError as error:
+        context["closed"] = message_text(error)
+        return page(request, "players/entry_import.html", context)
+    if request.method == "POST" and "confirm" in request.POST:
+        return _entry_import_confirm(request, tournament, context)
+    form = context["form"] = PlayerImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            text = csv_import.decode_csv(form.cleaned_data["file"].read())
+        except ValidationError as error:
+            form.add_error("file", error)
+        else:
+            result = csv_entries.check_entries_csv(text=text, tournament=tournament)
+            context["result"] = result
+            if result.ok and result.to_enter:
+                context["confirm"] = csv_entries.confirmation(
+                    text=text, user=request.user, tournament=tournament
+                )
+    return page(request, "players/entry_import.html", context)
+
+
+def _entry_import_confirm(
+    request: HttpRequest, tournament: Tournament, context: dict[str, Any]
+) -> HttpResponse:
+    try:
+        text = csv_entries.confirmed_text(
+            token=request.POST["confirm"], user=request.user, tournament=tournament
+        )
+        result = csv_entries.import_entries_csv(text=text, tournament=tournament, user=request.user)
+    except ValidationError as error:
+        context["problem"] = message_text(error)
+        return page(request, "players/entry_import.html", context)
+    if not result.ok or result.entered is None:
+        context["result"] = result
+        return page(request, "players/entry_import.html", context)
+    ok = entered_message(result.entered)
+    if result.new:
+        ok += " " + ngettext(
+            "%(count)d new player added to the registry.",
+            "%(count)d new players added to the registry.",
+            result.new,
+        ) % {"count": result.new}
+    messages.success(request, ok)
+    return redirect(manage_url("entry-list", tournament))

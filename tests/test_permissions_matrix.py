@@ -68,7 +68,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from club import ratings
 from club.models import Season
 from money.models import SidePot
-from players import csv_import
+from players import csv_entries, csv_import
 from publishing.models import PublishToken
 from publishing.tokens import make_token
 from scoring import services as scoring_services
@@ -271,6 +271,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "players:player-create": (DIRECTORS, DIRECTORS_WRITE),
     "players:player-edit": (PLAYER_OWNER, PLAYER_OWNER_WRITE),
     "players:player-import": (DIRECTORS, DIRECTORS_WRITE),  # POST: the confirming step
+    "players:entry-import": (ITS_DIRECTORS, ITS_DIRECTORS_WRITE),  # POST: the confirming step
     "tournaments:tournament-create": (DIRECTORS, DIRECTORS_WRITE),
     "tournaments:directors": (CLUB_ADMIN, ALL_405),
     "tournaments:director-create": (ALL_405, CLUB_ADMIN),
@@ -281,6 +282,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "tournaments:tournament-status": ITS_DIRECTORS_ACTION,
     "tournaments:entry-list": ITS_DIRECTORS_PAGE,
     "tournaments:entry-add": ITS_DIRECTORS_ACTION,
+    "tournaments:entry-add-many": ITS_DIRECTORS_ACTION,
     "tournaments:entry-self-checkin": ITS_DIRECTORS_ACTION,
     "tournaments:team-add": ITS_DIRECTORS_ACTION,
     "tournaments:entry-new": ITS_DIRECTORS_ACTION,
@@ -610,6 +612,7 @@ TOURNAMENT_OF = {
             "tournament-status",
             "entry-list",
             "entry-add",
+            "entry-add-many",
             "entry-new",
             "entry-seed-by-rating",
             "entry-seed",
@@ -622,6 +625,7 @@ TOURNAMENT_OF = {
         )
     },
     "club:seed-by-club-rating": "registering",
+    "players:entry-import": "registering",
     "public:self-check-in": "registering",
     "money:payment-save": "registering",
     "tournaments:bracket-clear": "drawn",
@@ -710,6 +714,15 @@ def _import_confirmation(world: World, role: str) -> dict[str, Any]:
     return {"confirm": csv_import.confirmation(text=text, user=user)}
 
 
+def _entries_confirmation(world: World, role: str) -> dict[str, Any]:
+    """The tournament import's second step, as :func:`_import_confirmation`: the preview's
+    "enter" button as ``role`` would have been given it, for the registering tournament."""
+    user = world.users.get(role, AnonymousUser())
+    text = csv_import.decode_csv(CSV)
+    confirm = csv_entries.confirmation(text=text, user=user, tournament=world.registering)
+    return {"confirm": confirm}
+
+
 def _admin_model(route: str) -> Any:
     parts = route.split("/")
     return apps.get_model(parts[1], parts[2])
@@ -775,6 +788,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "tournaments:tournament-setup": lambda w: SETUP_FORM,
     "tournaments:tournament-status": lambda w: {"status": "draft"},
     "tournaments:entry-add": lambda w: {"player": w.player.pk},
+    "tournaments:entry-add-many": lambda w: {"players": [w.player.pk]},
     "tournaments:team-add": lambda w: {
         "team_name": "Matrix Pair",
         "seat1": w.free_players[0].pk,
@@ -835,6 +849,7 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
 # What a POST sends that depends on who sends it.
 POST_DATA_AS: dict[str, Callable[[World, str], dict[str, Any]]] = {
     "players:player-import": _import_confirmation,
+    "players:entry-import": _entries_confirmation,
 }
 
 
@@ -1083,6 +1098,20 @@ def test_the_player_import_preview_writes_nothing(world):
             wrong.append(f"preview as {role}: expected {want}, got {outcome.describe()}")
         elif want == "200" and not outcome.response.context.get("confirm"):
             wrong.append(f"preview as {role}: no confirmation to import the file with")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_entries_import_preview_writes_nothing(world):
+    """The tournament's CSV import, first step: its directors get the preview (with the
+    button that enters the file) and nothing is saved; the others are refused."""
+    pattern = next(p for p in PATTERNS if p.key == "players:entry-import")
+    wrong = []
+    for role, want in zip(ROLES, ITS_DIRECTORS.split(), strict=True):
+        outcome = request(pattern, world, role, "POST", data={"file": _csv()})
+        if outcome.cell != want:
+            wrong.append(f"preview as {role}: expected {want}, got {outcome.describe()}")
+        elif want == "200" and not outcome.response.context.get("confirm"):
+            wrong.append(f"preview as {role}: no confirmation to enter the file with")
     assert not wrong, "\n".join(wrong)
 
 

@@ -21,7 +21,7 @@ from engine import (
     check_knob,
     resolve_rules,
 )
-from web.number_fields import IdChoiceField
+from web.number_fields import IdChoiceField, IdsChoiceField
 
 from .models import Player, Tournament
 from .models.players import RATING_MAX, RATING_MIN
@@ -371,6 +371,20 @@ class AddEntryForm(forms.Form):
         error_messages={"invalid_choice": _("Choose a player from the registry.")},
     )
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=100_000)
+
+
+class AddEntriesForm(forms.Form):
+    """Enter the registered players ticked on the registration page (chosen by id)."""
+
+    players = IdsChoiceField(
+        label=_("Players"),
+        queryset=Player.objects.all(),
+        error_messages={
+            "required": _("Tick the players to enter first."),
+            "invalid_choice": _("Choose players from the registry."),
+            "invalid_pk_value": _("Choose players from the registry."),
+        },
+    )
 
 
 class AddTeamForm(forms.Form):

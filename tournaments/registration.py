@@ -9,7 +9,8 @@ functions, each atomic and audited.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -67,6 +68,54 @@ def add_entry(
             user=user,
         )
     return entry
+
+
+@dataclass
+class Entered:
+    """What :func:`add_entries` did: the new entries, and the players it left alone
+    because they were entered already (withdrawn ones too)."""
+
+    entries: list[Entry] = field(default_factory=list)
+    already: list[Player] = field(default_factory=list)
+
+
+def check_open_for_players(tournament: Tournament) -> None:
+    """Raise the ValidationError :func:`add_entry` would for any player: the field is
+    closed, or this is a team tournament (what a page offering to enter players asks)."""
+    _open_for_entries(tournament)
+    if tournament.ruleset.is_team:
+        raise ValidationError(
+            _("This is a team tournament: register players as members of a team.")
+        )
+
+
+def add_entries(*, tournament: Tournament, players: Sequence[Player], user: Any) -> Entered:
+    """Enter several registry players at once, by :func:`add_entry`'s rules, all or none,
+    in a fixed number of queries. A player entered already is reported in
+    ``Entered.already``, not entered twice; each new entry is audited as one entered
+    alone is."""
+    with transaction.atomic():
+        lock_tournament(tournament)  # as add_entry: two such writes at once queue here
+        check_open_for_players(tournament)
+        taken = set(tournament.entries.values_list("player_id", flat=True))
+        result = Entered()
+        chosen: set[int] = set()
+        for player in players:
+            if player.pk in taken:
+                result.already.append(player)
+            elif player.pk not in chosen:
+                chosen.add(player.pk)
+                result.entries.append(Entry(tournament=tournament, player=player))
+        result.entries = Entry.objects.bulk_create(result.entries)
+        audit.record_each(
+            tournament=tournament,
+            action="entry added",
+            changes=((e, {"player": e.player.name, "seed": None}) for e in result.entries),
+            user=user,
+        )
+        if result.entries:  # nobody new, nothing written
+            changed(tournament)
+    return result
 
 
 def add_team(

@@ -22,6 +22,7 @@ urlpatterns = [
     path(MANAGE + "status/", views.tournament_status, name="tournament-status"),
     path(MANAGE + "entries/", views.entry_list, name="entry-list"),
     path(MANAGE + "entries/add/", views.entry_add, name="entry-add"),
+    path(MANAGE + "entries/add-many/", views.entry_add_many, name="entry-add-many"),
     path(MANAGE + "entries/add-team/", views.team_add, name="team-add"),
     path(MANAGE + "entries/new/", views.entry_new, name="entry-new"),
     path(

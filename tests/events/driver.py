@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import NoReverseMatch, resolve, reverse
 
@@ -25,6 +26,8 @@ from tournaments.models import Entry, Match, Stage, Tournament
 
 VERSION = re.compile(r'name="version" value="([^"]*)"')
 NUMBER = re.compile(r'name="number" value="(\d*)"')
+CONFIRM = re.compile(r'name="confirm" value="([^"]+)"')
+TICKBOX = re.compile(r'name="players" value="(\d+)">\s*<span>([^<]+?)(?: <small|</span>)')
 TABLE_LINK = re.compile(r'<a href="(?:https?://[^/"]+)?(/table/[^"/]+/)"')
 
 # First and last names in five scripts; a field is drawn from their combinations.
@@ -203,13 +206,43 @@ class Event:
         self.note(f"registered {name}")
         return Entry.objects.get(tournament__slug=self.slug, player__name=name)
 
-    def new_player(self, name: str) -> int:
+    def new_player(self, name: str, **details: str) -> int:
         """A new player in the registry only (a team's member)."""
-        response = self.director.post(reverse("players:player-create"), {"name": name})
+        data = {"name": name, **details}
+        response = self.director.post(reverse("players:player-create"), data)
         assert response.status_code == 302, response.content.decode()[:2000]
         from tournaments.models import Player
 
         return Player.objects.get(name=name).pk
+
+    def import_entries(self, rows: list[tuple[str, str, str]], *, expect: int) -> None:
+        """Enter players from a CSV file (name, email, club id per row) through the
+        tournament's import: upload, read the preview, confirm it (issue 41)."""
+        lines = ["name,email,club_id"] + [",".join(row) for row in rows]
+        upload = SimpleUploadedFile("players.csv", "\n".join(lines).encode(), "text/csv")
+        url = self.url("players:entry-import")
+        preview = self.ok(self.post(self.director, url, {"file": upload}))
+        token = CONFIRM.search(preview)
+        if expect == 0:
+            assert token is None and "entered already" in text_of(preview), text_of(preview)
+            self.note(f"imported a file of {len(rows)}: everyone entered already")
+            return
+        assert token, text_of(preview)[:2000]
+        said = "1 player entered." if expect == 1 else f"{expect} players entered."
+        self.ok(self.post(self.director, url, {"confirm": html.unescape(token[1])}), said)
+        self.note(f"imported a file of {len(rows)}: {expect} entered")
+
+    def tick_entries(self, chosen: list[str]) -> None:
+        """Tick these registry players on Registration's list of everyone not entered,
+        and enter them with the one button (issue 41)."""
+        page = self.director.get(self.url("tournaments:entry-list"), {"all": "1"})
+        offered = {html.unescape(name): pk for pk, name in TICKBOX.findall(page.content.decode())}
+        missing = [name for name in chosen if name not in offered]
+        assert not missing, ("not offered to tick", missing)
+        ticked = {"players": [offered[name] for name in chosen]}
+        said = "1 player entered." if len(chosen) == 1 else f"{len(chosen)} players entered."
+        self.ok(self.post(self.director, self.url("tournaments:entry-add-many"), ticked), said)
+        self.note(f"ticked and entered {len(chosen)}")
 
     def register_team(self, team: str, members: list[str]) -> Entry:
         data: dict[str, Any] = {"team_name": team}

@@ -30,7 +30,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from scoring.models import Hand
-from tournaments.models import Entry, Match, Player, Stage, TeamMember, Tournament
+from tournaments.models import AuditEntry, Entry, Match, Player, Stage, TeamMember, Tournament
 
 from .driver import Event, text_of
 from .mirror import mirror
@@ -406,6 +406,37 @@ def prizes(event: Event, now: State) -> list[Problem]:
 # -- the record -------------------------------------------------------------------------------
 
 
+def entered_once(event: Event, now: State) -> list[Problem]:
+    """Issue 41: however an entrant was entered (one at a time, ticked with others, from a
+    CSV file), they are entered once, their entry has its one audit row, and the registry
+    holds them once (no other player with their club id, or their name and email)."""
+    tournament = event.tournament
+    audited = Counter(
+        AuditEntry.objects.filter(
+            tournament=tournament, action__in=("entry added", "team added")
+        ).values_list("object_id", flat=True)
+    )
+    players = Counter(tournament.entries.values_list("player_id", flat=True))
+    by_key = Counter(
+        (name.casefold(), email.casefold())
+        for name, email in Player.objects.values_list("name", "email")
+    )
+    by_club = Counter(Player.objects.exclude(club_id="").values_list("club_id", flat=True))
+    problems = []
+    for entry in now.entrants:
+        player = entry.player
+        if players[player.pk] != 1:
+            problems.append(Problem("entries", entry.name, f"entered {players[player.pk]} times"))
+        if audited[str(entry.pk)] != 1:
+            problems.append(
+                Problem("audit log", entry.name, f"{audited[str(entry.pk)]} rows for the entry")
+            )
+        twins = by_key[(player.name.casefold(), player.email.casefold())]
+        if twins != 1 or (player.club_id and by_club[player.club_id] != 1):
+            problems.append(Problem("registry", entry.name, "registered more than once"))
+    return problems
+
+
 def verify(event: Event, now: State) -> list[Problem]:
     out, err = io.StringIO(), io.StringIO()
     try:
@@ -540,4 +571,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += standings_pdf(event, now) + projector(event, now, json_places)
     problems += club_pages(event, now, json_rows)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
+    problems += entered_once(event, now)
     return problems + mirror(event)

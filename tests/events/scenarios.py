@@ -227,3 +227,46 @@ def club_night(client: Any, tmp_path: Any, *, seed: int) -> None:
     rounds.after("the draw")
     play_waves(event, hands, rounds, "Club night")
     rounds.done()
+
+
+def entered_in_bulk(client: Any, tmp_path: Any, *, seed: int) -> None:
+    """Issue 41: fifteen players entered without fifteen clicks. Some are in the registry
+    already; a CSV file enters nine (four the registry has, matched by club id or by name
+    and (empty) email in another case; five new to it), the same file again enters nobody, and
+    the rest are ticked on Registration and entered with one button. Then a Swiss into a
+    knockout, every entrant on every surface."""
+    rng = random.Random(f"bulk-{seed}")
+    hands = Hands(rng)
+    event = Event(client, rng)
+    event.create(f"Bulk entry seed {seed}", tables=8)
+    people = names(rng, 15)
+    registered = people[:10]
+    # Club ids for the first half; no email (the archive's round trip drops an email the
+    # importing director does not own: see the report of issue 41).
+    for n, name in enumerate(registered):
+        event.new_player(name, club_id=f"C-{n}" if n % 2 == 0 else "")
+    rows = [(name, "", f"C-{n}") for n, name in enumerate(registered[:4]) if n % 2 == 0]
+    rows += [(name.upper(), "", "") for n, name in enumerate(registered[:4]) if n % 2]
+    rows += [(name, "", "") for name in people[10:]]
+    rng.shuffle(rows)
+    event.import_entries(rows, expect=9)
+    event.import_entries(rows, expect=0)
+    event.tick_entries(rng.sample(registered[4:], 6))
+    assert len(event.entries()) == 15
+    rounds = Rounds(event, tmp_path)
+    event.add_stage(
+        kind="swiss", name="Qualifying", rounds=3, advance=4, game_target=100, games_to_win=1
+    )
+    event.add_stage(kind="single_elimination", name="Knockout")
+    event.start()
+    swiss = event.stage(1)
+    for number in range(1, 4):
+        for match in event.ready():
+            event.play(match, hands)
+        rounds.after(f"Swiss round {number}")
+        if number < 3:
+            event.pair(swiss)
+    event.close(swiss)
+    rounds.after("the cut")
+    play_waves(event, hands, rounds, "Knockout")
+    rounds.done()

@@ -61,3 +61,9 @@ def test_team_night(director_client, tmp_path, seed):
 @with_seeds(1)
 def test_club_night_with_money_and_a_side_pot(director_client, tmp_path, seed):
     scenarios.club_night(director_client, tmp_path, seed=seed)
+
+
+@with_seeds(1)
+def test_players_entered_in_bulk(director_client, tmp_path, seed):
+    """Issue 41: a CSV file into the tournament's entries and players ticked together."""
+    scenarios.entered_in_bulk(director_client, tmp_path, seed=seed)

@@ -15,6 +15,7 @@ from .bracket import bracket, bracket_clear, bracket_generate
 from .directors import director_add, director_create, director_link, directors
 from .entries import (
     entry_add,
+    entry_add_many,
     entry_flag,
     entry_list,
     entry_new,
@@ -53,6 +54,7 @@ __all__ = [
     "director_link",
     "directors",
     "entry_add",
+    "entry_add_many",
     "entry_flag",
     "entry_list",
     "entry_new",

@@ -10,11 +10,13 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from .. import registration, self_checkin, services
 from ..forms import (
+    AddEntriesForm,
     AddEntryForm,
     AddTeamForm,
     PlayerForm,
@@ -32,6 +34,9 @@ from .base import (
 
 # -- registration ----------------------------------------------------------------------------
 
+# The most registry players the registration page lists to tick (search to narrow it).
+CANDIDATES_SHOWN = 200
+
 
 def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict:
     entries = list(
@@ -42,13 +47,13 @@ def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any)
     entries.sort(key=lambda e: (e.withdrawn, e.seed is None, e.seed or 0, e.name))
     team_size = tournament.ruleset.team_size
     query = request.GET.get("q", "").strip()[:100]
-    candidates = Player.objects.none()
-    if query:
-        candidates = (
-            Player.objects.filter(Q(name__icontains=query) | Q(club_id__icontains=query))
-            .exclude(entries__tournament=tournament)
-            .order_by("name")[:20]
-        )
+    everyone = not query and request.GET.get("all") == "1"
+    candidates: list[Player] = []
+    if query or everyone:
+        found = Player.objects.exclude(entries__tournament=tournament)
+        if query:
+            found = found.filter(Q(name__icontains=query) | Q(club_id__icontains=query))
+        candidates = list(found.order_by("name", "pk")[: CANDIDATES_SHOWN + 1])
     generated = tournament.matches.exists()
     context = {
         "tournament": tournament,
@@ -60,7 +65,9 @@ def _entries_context(request: HttpRequest, tournament: Tournament, **extra: Any)
             "withdrawn": sum(e.withdrawn for e in entries),
         },
         "query": query,
-        "candidates": candidates,
+        "everyone": everyone,
+        "candidates": candidates[:CANDIDATES_SHOWN],
+        "more_candidates": len(candidates) > CANDIDATES_SHOWN,
         "open": not generated and tournament.status != Tournament.Status.FINISHED,
         "generated": generated,
         "new_player_form": PlayerForm(prefix="new"),
@@ -129,6 +136,39 @@ def entry_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except ValidationError as error:
         return _entry_result(request, tournament, error=message_text(error))
     return _entry_result(request, tournament, ok=_("%(name)s entered.") % {"name": entry})
+
+
+def entered_message(entered: registration.Entered) -> str:
+    """ "12 players entered.", and who was left alone because they were entered already:
+    what entering several players at once (ticked, or from a CSV file) says."""
+    count = len(entered.entries)
+    text = ngettext("%(count)d player entered.", "%(count)d players entered.", count) % {
+        "count": count
+    }
+    if entered.already:
+        names = ", ".join(player.name for player in entered.already)
+        already = len(entered.already)
+        text += " " + ngettext(
+            "%(names)s was entered already.", "%(names)s were entered already.", already
+        ) % {"names": names}
+    return text
+
+
+@require_POST
+@manage_view
+def entry_add_many(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Enter every registry player ticked on the page, in one write."""
+    form = AddEntriesForm(request.POST)
+    if not form.is_valid():
+        problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        return _entry_result(request, tournament, error=problems)
+    try:
+        entered = registration.add_entries(
+            tournament=tournament, players=list(form.cleaned_data["players"]), user=request.user
+        )
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=entered_message(entered))
 
 
 @require_POST
