@@ -1,16 +1,16 @@
 """What every PDF of the project shares: page sizes, the one stylesheet, fast text, QR codes.
 
-Text is set in reportlab's built-in Helvetica family wherever its WinAnsi encoding has the
-characters (Spanish accents, ``·``, ``–``, ``×``), and in the TrueType fonts the project
-ships for everything else (:mod:`.fonts`: Polish, Vietnamese, Greek, Cyrillic, Hebrew,
-Arabic, Chinese, Japanese, Korean …). Text is always real, extractable text, black on
-white, with light grey fills at most.
+Text is set in Liberation Sans, one design for Latin (Spanish, Polish, Vietnamese …),
+Greek, Cyrillic and Hebrew, and in the other TrueType fonts the project ships where it
+has no letters (:mod:`.fonts`: Arabic, Chinese, Japanese, Korean …). Text is always real,
+extractable text, black on white, with light grey fills at most.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import weakref
 from typing import Final
 
 import segno
@@ -48,7 +48,10 @@ def page_size(name: str, *, wide: bool) -> tuple[float, float]:
 
 
 def new_canvas(buffer: object, *, title: str, size: tuple[float, float]) -> Canvas:
-    canvas = Canvas(buffer, pagesize=size, pageCompression=1, invariant=True)
+    fonts.text_faces()
+    canvas = Canvas(
+        buffer, pagesize=size, pageCompression=1, invariant=True, initialFontName=fonts.REGULAR
+    )
     canvas.setTitle(title)
     canvas.setCreator("ginclub")
     return canvas
@@ -56,8 +59,6 @@ def new_canvas(buffer: object, *, title: str, size: tuple[float, float]) -> Canv
 
 @functools.lru_cache(maxsize=8192)
 def width(text: str, font: str, size: float) -> float:
-    if _literal(text, font) is not None:
-        return pdfmetrics.stringWidth(text, font, size)
     return fonts.layout(text, font).width * size
 
 
@@ -79,11 +80,16 @@ def num(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-_ASCII_ESCAPES: Final = str.maketrans({"\\": "\\\\", "(": "\\(", ")": "\\)"})
 _BYTE_ESCAPES: Final = {
     c: (f"\\{c:03o}" if c < 32 or c >= 127 else "\\" + chr(c) if chr(c) in "\\()" else chr(c))
     for c in range(256)
 }
+
+
+_ENCODED: Final[weakref.WeakKeyDictionary[object, dict[tuple[str, str], list[tuple[str, str]]]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each document's encoded runs (:meth:`Ink._encode`)."""
 
 
 class Ink:
@@ -93,15 +99,16 @@ class Ink:
     character in Python for each string: on a filled scoresheet (120-odd strings) that was
     most of the page's cost. Here a page's strings share one text object (``Tf``, ``Td``,
     ``Tj``, the operators reportlab itself writes) and encoded strings and widths are
-    cached. A string Helvetica cannot print is written in the runs :func:`fonts.layout`
-    gives it, each in its TrueType font's subsets as reportlab encodes them; a run in a
-    font without the bold or italic asked for is stroked (``2 Tr``) or sheared (``Tm``).
+    cached. A string is written in the runs :func:`fonts.layout` gives it, each in its
+    TrueType font's subsets as reportlab encodes them; a run in a font without the bold or
+    italic asked for is stroked (``2 Tr``) or sheared (``Tm``).
     """
 
-    __slots__ = ("_at", "_canvas", "_graphics", "_ops", "_skewed", "_state")
+    __slots__ = ("_at", "_canvas", "_encoded", "_graphics", "_ops", "_skewed", "_state")
 
     def __init__(self, canvas: Canvas) -> None:
         self._canvas = canvas
+        self._encoded = _ENCODED.setdefault(canvas._doc, {})
         self._ops: list[str] = []
         self._state: tuple[str, float] | None = None
         self._at = (0, 0)  # origin of the current text line, in tenths of a point
@@ -122,22 +129,7 @@ class Ink:
         if align:
             shift = width(text, font, size)
             x -= shift if align == RIGHT else shift / 2
-        literal = _literal(text, font)
-        if literal is None:
-            self._runs(x, y, fonts.layout(text, font), size)
-            return
-        if self._state != (font, size):
-            self._ops.append(f"{_font_name(self._canvas, font)} {num(size)} Tf")
-            self._state = (font, size)
-        # Relative moves (Td) in whole tenths of a point keep the page stream short.
-        tx, ty = round(x * 10), round(y * 10)
-        if self._skewed:
-            self._ops.append(f"1 0 0 1 {tx / 10:g} {ty / 10:g} Tm ({literal}) Tj")
-            self._skewed = False
-        else:
-            dx, dy = tx - self._at[0], ty - self._at[1]
-            self._ops.append(f"{dx / 10:g} {dy / 10:g} Td ({literal}) Tj")
-        self._at = (tx, ty)
+        self._runs(x, y, fonts.layout(text, font), size)
 
     def _runs(self, x: float, y: float, layout: fonts.Layout, size: float) -> None:
         ops = self._ops
@@ -151,23 +143,35 @@ class Ink:
             if run.effect == STROKE:
                 ops.append(f"2 Tr 0 G {num(size * STROKE_WIDTH)} w")
                 self._graphics = True
-            font = pdfmetrics.getFont(run.font)
-            if not font._dynamicFont:  # Helvetica: the text became WinAnsi once normalised
-                self._font(run.font, _font_name(self._canvas, run.font), size)
-                ops.append(f"({_literal(run.text, run.font)}) Tj")
-            else:
-                doc = self._canvas._doc
-                for subset, chunk in font.splitString(run.text, doc):
-                    self._font(font.getSubsetInternalName(subset, doc), None, size)
-                    ops.append(f"({''.join([_BYTE_ESCAPES[c] for c in chunk])}) Tj")
+            for subset, chunk in self._encode(run):
+                self._font(subset, size)
+                ops.append(chunk)
             if run.effect == STROKE:
                 ops.append("0 Tr")
-            advance += pdfmetrics.stringWidth(run.text, run.font, size)
+            advance += run.width * size
 
-    def _font(self, key: str, name: str | None, size: float) -> None:
-        if self._state != (key, size):
-            self._ops.append(f"{name or key} {num(size)} Tf")
-            self._state = (key, size)
+    def _encode(self, run: fonts.Run) -> list[tuple[str, str]]:
+        """The run as (subset font resource, ``(…) Tj``) pairs, once per document: a
+        character keeps the subset reportlab first gave it."""
+        key = (run.font, run.text)
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            font = pdfmetrics.getFont(run.font)
+            doc = self._canvas._doc
+            encoded = [
+                (
+                    font.getSubsetInternalName(subset, doc),
+                    f"({''.join([_BYTE_ESCAPES[c] for c in chunk])}) Tj",
+                )
+                for subset, chunk in font.splitString(run.text, doc)
+            ]
+            self._encoded[key] = encoded
+        return encoded
+
+    def _font(self, name: str, size: float) -> None:
+        if self._state != (name, size):
+            self._ops.append(f"{name} {num(size)} Tf")
+            self._state = (name, size)
 
     def _move(self, x: float, y: float, slanted: bool) -> None:
         tx, ty = round(x * 10), round(y * 10)
@@ -206,27 +210,9 @@ class Ink:
 
 
 SHEAR: Final = 0.2126
-"""tan 12°: the slant of Helvetica-Oblique, given to fallback text printed in italics."""
+"""tan 12°: the slant of Helvetica-Oblique, given to text printed in italics."""
 STROKE_WIDTH: Final = 0.03
 """Outline stroke, as a share of the font size, that makes a font without a bold look bold."""
-
-
-def _font_name(canvas: Canvas, font: str) -> str:
-    # The document-wide resource name (/F1 …) reportlab gives a built-in font.
-    return canvas._doc.getInternalFontName(font)
-
-
-@functools.lru_cache(maxsize=4096)
-def _literal(text: str, font: str) -> str | None:
-    """``text`` as a PDF string in ``font``'s WinAnsi encoding, or None when it has a
-    character Helvetica cannot print."""
-    if text.isascii() and text.isprintable():
-        return text.translate(_ASCII_ESCAPES)
-    face = pdfmetrics.getFont(font)
-    parts = pdfmetrics.unicode2T1(text, [face])
-    if len(parts) != 1 or parts[0][0] is not face:
-        return None
-    return "".join(_BYTE_ESCAPES[c] for c in parts[0][1])
 
 
 # --- QR codes --------------------------------------------------------------------------
@@ -287,6 +273,5 @@ def clear_caches() -> None:
     """Forget cached QR paths, encoded and laid-out strings (the benchmark starts every run
     cold); fonts once loaded stay loaded."""
     qr_path.cache_clear()
-    _literal.cache_clear()
     width.cache_clear()
     fonts.clear_cache()

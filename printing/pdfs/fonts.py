@@ -1,30 +1,31 @@
-"""Which font prints each character: Helvetica where it can, the shipped TrueType fonts elsewhere.
+"""Which font prints each character: Liberation Sans wherever it can, the other shipped
+TrueType fonts elsewhere.
 
-A string Helvetica can print (WinAnsi: Western European letters, ``·``, ``–``, ``×``)
-stays Helvetica, a PDF built-in that costs nothing to embed; :mod:`.base` writes it
-straight into the page. Any other string is laid out here once per (string, style) and
-cached:
+Every string is set in one design: Liberation Sans (Helvetica's widths, so a layout
+measured for Helvetica still fits) has Latin with every European and Vietnamese letter,
+Greek, Cyrillic and Hebrew, so a column of names is one font and one size, whether a
+name is "Ana Ruiz", "Łukasz Śliwiński", "Nguyễn Văn Đức" or "Дмитрий Шостакович". A
+string is laid out here once per (string, style) and cached:
 
-1. NFC-normalised, so a name typed with combining accents uses the precomposed letters
-   (and goes back to Helvetica when it can);
+1. NFC-normalised, so a name typed with combining accents uses the precomposed letters;
 2. right-to-left text (Arabic, Hebrew …) is given its joined Arabic letter forms
    (arabic-reshaper: reportlab has no shaping engine, and unjoined Arabic is not
    readable) and put in visual order (python-bidi's implementation of the Unicode
    bidirectional algorithm, with mirrored brackets: reportlab writes every string left to
    right), so the text in the PDF is what a reader sees, left to right;
 3. cut into runs, each printed with the first shipped font that has its characters
-   (``printing/fonts/``): DejaVu Sans (Latin, Greek, Cyrillic, Vietnamese, Hebrew,
+   (``printing/fonts/``): Liberation Sans, then DejaVu Sans (Armenian, Georgian, more
    symbols, some emoji), Droid Sans Fallback (Chinese, Japanese, Korean), Noto Sans
    Arabic (preferred for the Arabic script). Spaces, digits and punctuation stay in the
-   font of the run they are in; the Latin letters of such a string are DejaVu Sans too,
-   so one word never mixes two designs;
+   font of the run they are in;
 4. a character no shipped font has (most emoji, Indic scripts, Thai) prints as one
    U+FFFD REPLACEMENT CHARACTER per cluster, never as an empty box; invisible format
    characters (joiners, variation selectors, skin tones, direction marks) are dropped.
 
-Fonts are read on first use, once per process (Droid Sans Fallback, 3.4 MB, takes about
-0.2 s), so a PDF of Spanish names never loads one. reportlab embeds the glyphs a PDF
-uses, with a ToUnicode map: the text stays extractable.
+Liberation Sans is read on first use (:func:`text_faces`, about 60 ms for both weights),
+the others when a string needs them (Droid Sans Fallback, 3.4 MB, takes about 0.2 s), so
+a PDF of Spanish names never loads one. reportlab embeds the glyphs a PDF uses, with a
+ToUnicode map: the text stays extractable.
 
 What this module does not do: shape scripts that need more than Arabic joining
 (Devanagari conjuncts, mark positioning), kerning, or line breaking.
@@ -45,9 +46,12 @@ from bidi.algorithm import get_base_level, get_display
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
-REGULAR: Final = "Helvetica"
-BOLD: Final = "Helvetica-Bold"
-ITALIC: Final = "Helvetica-Oblique"
+REGULAR: Final = "LiberationSans"
+BOLD: Final = "LiberationSans-Bold"
+ITALIC: Final = "LiberationSans-Slanted"
+"""The three styles text is set in. ``REGULAR`` and ``BOLD`` are also the names reportlab
+knows the fonts by once :func:`text_faces` has loaded them; ``ITALIC`` is regular,
+sheared (:data:`SLANT`), and only a style."""
 
 FONT_DIR: Final = Path(__file__).resolve().parent.parent / "fonts"
 
@@ -56,7 +60,7 @@ REPLACEMENT: Final = "\ufffd"
 STROKE: Final = "stroke"
 """Effect of a run whose font has no bold: its outline is stroked as well as filled."""
 SLANT: Final = "slant"
-"""Effect of a run whose font has no italic: sheared as Helvetica-Oblique is (12°)."""
+"""Effect of a run whose font has no italic: sheared 12°, as Helvetica-Oblique is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,8 @@ class Face:
     file: str
 
 
+SANS: Final = Face(REGULAR, "LiberationSans-Regular.ttf")
+SANS_BOLD: Final = Face(BOLD, "LiberationSans-Bold.ttf")
 DEJAVU: Final = Face("DejaVuSans", "DejaVuSans.ttf")
 DEJAVU_BOLD: Final = Face("DejaVuSans-Bold", "DejaVuSans-Bold.ttf")
 CJK: Final = Face("DroidSansFallback", "DroidSansFallback.ttf")
@@ -79,13 +85,23 @@ class _Choice(NamedTuple):
     effect: str
 
 
-# The fonts tried for each Helvetica style, in order; Arabic letters try theirs first.
+# The fonts tried for each style, in order; Arabic letters try theirs first.
 _CHAINS: Final[dict[str, tuple[_Choice, ...]]] = {
-    REGULAR: (_Choice(DEJAVU, ""), _Choice(CJK, ""), _Choice(ARABIC, "")),
-    BOLD: (_Choice(DEJAVU_BOLD, ""), _Choice(CJK, STROKE), _Choice(ARABIC_BOLD, "")),
-    ITALIC: (_Choice(DEJAVU, SLANT), _Choice(CJK, ""), _Choice(ARABIC, "")),
+    REGULAR: (_Choice(SANS, ""), _Choice(DEJAVU, ""), _Choice(CJK, ""), _Choice(ARABIC, "")),
+    BOLD: (
+        _Choice(SANS_BOLD, ""),
+        _Choice(DEJAVU_BOLD, ""),
+        _Choice(CJK, STROKE),
+        _Choice(ARABIC_BOLD, ""),
+    ),
+    ITALIC: (
+        _Choice(SANS, SLANT),
+        _Choice(DEJAVU, SLANT),
+        _Choice(CJK, ""),
+        _Choice(ARABIC, ""),
+    ),
 }
-_ARABIC_FIRST: Final = {style: (chain[2], *chain[:2]) for style, chain in _CHAINS.items()}
+_ARABIC_FIRST: Final = {style: (chain[-1], *chain[:-1]) for style, chain in _CHAINS.items()}
 
 _ARABIC_SCRIPT: Final = re.compile(
     r"[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]"
@@ -94,7 +110,7 @@ _RIGHT_TO_LEFT: Final = re.compile(
     r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200f\u202b\u202e\u2067"
     r"\U00010800-\U00010fff\U0001e800-\U0001efff]"
 )
-_WINANSI_FONT: Final = pdfmetrics.getFont(REGULAR)
+_WINANSI_FONT: Final = pdfmetrics.getFont("Helvetica")
 
 _BEYOND_BMP: Final = re.compile(r"<([0-9A-F]{5,6})>$", re.MULTILINE)
 
@@ -130,17 +146,25 @@ def load(face: Face) -> TTFont:
     return font
 
 
+def text_faces() -> None:
+    """Load Liberation Sans, regular and bold, so ``REGULAR`` and ``BOLD`` can be given to
+    reportlab's own ``setFont`` (the grid draws its printed words that way)."""
+    load(SANS)
+    load(SANS_BOLD)
+
+
 def _covers(face: Face, code: int) -> bool:
     return code in load(face).face.charToGlyph
 
 
 class Run(NamedTuple):
     """Characters printed with one font: a registered reportlab font name, the text in
-    visual order, and ``STROKE``, ``SLANT`` or ``""``."""
+    visual order, ``STROKE``, ``SLANT`` or ``""``, and its width at 1 pt."""
 
     font: str
     text: str
     effect: str
+    width: float
 
 
 class Layout(NamedTuple):
@@ -150,7 +174,8 @@ class Layout(NamedTuple):
 
 
 def winansi(text: str) -> bool:
-    """Whether Helvetica prints every character of ``text`` by itself."""
+    """Whether ``text`` is all Western European letters and punctuation (WinAnsi): no
+    right-to-left character, nothing to isolate."""
     if text.isascii():
         return True
     parts = pdfmetrics.unicode2T1(text, [_WINANSI_FONT])
@@ -170,8 +195,7 @@ def isolate(text: str) -> str:
 
     ``f"{i}. {isolate(name)}"``: the name is laid out by itself (a Unicode bidi isolate),
     so "1." stays left of an Arabic name and the name's spaces and punctuation stay in
-    it, and the words around it stay Helvetica whatever fonts the name needs. A name
-    Helvetica prints comes back unchanged.
+    it. A name of Western European letters only comes back unchanged.
     """
     if winansi(text):
         return text
@@ -183,7 +207,7 @@ def layout(text: str, style: str) -> Layout:
     """The runs that print ``text`` in ``style`` (``REGULAR``, ``BOLD`` or ``ITALIC``).
 
     A string with isolates (:func:`isolate`) is laid out a piece at a time, left to
-    right: each piece in Helvetica if it can be, each name in visual order by itself. Only
+    right: each name in visual order by itself, its neighbours in theirs. Only
     if the words around the names are right-to-left themselves is it laid out whole.
     """
     text = unicodedata.normalize("NFC", text)
@@ -196,7 +220,7 @@ def layout(text: str, style: str) -> Layout:
             runs = _runs(_embedded(pieces), style)
         else:
             runs = tuple(run for _inside, piece in pieces for run in _runs(piece, style))
-    return Layout(runs, sum(pdfmetrics.stringWidth(r.text, r.font, 1) for r in runs))
+    return Layout(runs, sum(run.width for run in runs))
 
 
 def _pieces(text: str) -> list[tuple[bool, str]]:
@@ -221,8 +245,6 @@ def _embedded(pieces: list[tuple[bool, str]]) -> str:
 
 
 def _runs(text: str, style: str) -> tuple[Run, ...]:
-    if winansi(text):
-        return (Run(style, text, ""),)
     if right_to_left(text):
         text = _visual(text)
     chain = _CHAINS.get(style, _CHAINS[REGULAR])
@@ -238,14 +260,19 @@ def _runs(text: str, style: str) -> tuple[Run, ...]:
         if choice is None:
             if replaced:
                 continue
-            char, choice = REPLACEMENT, chain[0]
+            char = REPLACEMENT
+            choice = next(c for c in chain if _covers(c.face, ord(REPLACEMENT)))
         replaced = char == REPLACEMENT
         if choice is current:
             pieces[-1][1].append(char)
         else:
             pieces.append((choice, [char]))
             current = choice
-    return tuple(Run(load(c.face).fontName, "".join(chars), c.effect) for c, chars in pieces)
+    return tuple(_run(load(c.face).fontName, "".join(chars), c.effect) for c, chars in pieces)
+
+
+def _run(font: str, text: str, effect: str) -> Run:
+    return Run(font, text, effect, pdfmetrics.stringWidth(text, font, 1))
 
 
 def _choose(

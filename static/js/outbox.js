@@ -122,11 +122,51 @@
     }
   }
 
+  // The time as the server's pages write it: Django's TIME_FORMAT for the page's language
+  // ("P": "6:40 p.m.", "noon"; "H:i": "18:40") and its words, from the outbox's data-
+  // attributes (scoring/templatetags/sheet_text.py); a backslash escapes a letter.
   function clock(time) {
-    return new Date(time).toLocaleTimeString(document.documentElement.lang || undefined, {
-      hour: "2-digit",
-      minute: "2-digit",
-    });
+    var date = new Date(time);
+    var data = words();
+    var format = data.timeFormat || "H:i";
+    var out = "";
+    for (var i = 0; i < format.length; i++) {
+      var letter = format.charAt(i);
+      if (letter === "\\" && i + 1 < format.length) {
+        i += 1;
+        out += format.charAt(i);
+      } else {
+        out += timePart(date, letter, data);
+      }
+    }
+    return out;
+  }
+
+  function timePart(date, letter, data) {
+    var hour = date.getHours();
+    var minute = date.getMinutes();
+    var twelve = hour % 12 || 12;
+    switch (letter) {
+      case "a": return hour < 12 ? data.am : data.pm;
+      case "A": return hour < 12 ? data.amUpper : data.pmUpper;
+      case "f": return minute ? twelve + ":" + pad(minute) : String(twelve);
+      case "g": return String(twelve);
+      case "G": return String(hour);
+      case "h": return pad(twelve);
+      case "H": return pad(hour);
+      case "i": return pad(minute);
+      case "s": return pad(date.getSeconds());
+      case "P":
+        if (!minute && (hour === 0 || hour === 12)) {
+          return hour ? data.noon : data.midnight;
+        }
+        return timePart(date, "f", data) + " " + timePart(date, "a", data);
+      default: return letter;
+    }
+  }
+
+  function pad(number) {
+    return number < 10 ? "0" + number : String(number);
   }
 
   // The values as the player chose them: the labels of the choices ticked, the numbers

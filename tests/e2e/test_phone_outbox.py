@@ -373,3 +373,37 @@ def test_a_confirmation_whose_answer_was_lost_ends_on_the_confirmed_result(phone
     assert lost == [302]
     match.refresh_from_db()
     assert match.status == Match.Status.COMPLETE
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_the_outbox_says_the_time_as_every_other_screen(browser, live_server, language):
+    """The outbox said "06:40 PM" where the server's pages say "6:40 p.m." (issue 41): it
+    writes the language's TIME_FORMAT with Django's own words, as the pages do."""
+    import datetime
+
+    from django.utils import formats, translation
+
+    context = browser.new_context(base_url=live_server.url, timezone_id="UTC", **PHONE)
+    context.set_default_timeout(15_000)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    match = ready_match()
+    page.goto(f"/table/{match.token}/")
+    page.clock.set_fixed_time(datetime.datetime(2026, 11, 25, 18, 40, tzinfo=datetime.UTC))
+    form = page.locator("form.hand-form")
+    form.locator(".field-kind label.choice").first.click()  # knock
+    form.locator(".field-by label.choice").first.click()  # A
+    form.locator('input[name="deadwood"]').fill("2")
+    form.locator('input[name="defender_deadwood"]').fill("30")
+    page.context.set_offline(True)
+
+    form.locator('button[type="submit"]:not([name])').click()
+
+    with translation.override(language):
+        expected = formats.time_format(datetime.time(18, 40))
+    assert expected == {"en": "6:40 p.m.", "es": "18:40", "af": "18:40"}[language]
+    expect(page.locator("#outbox .outbox-what strong")).to_have_text(
+        re.compile(rf" · {re.escape(expected)}$")
+    )
+    page.screenshot(path=str(ARTIFACTS / f"outbox-time-{language}.png"))
+    context.close()

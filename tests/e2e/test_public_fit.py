@@ -99,3 +99,38 @@ def test_on_a_phone_the_standings_scroll_in_their_box_and_the_final_is_whole(pho
     )
     # Whole, with room for its border and the 2 px ring of a live or focused box.
     assert box["x"] >= clip[0] + 2 and box["x"] + box["width"] <= clip[1] - 2, (box, clip)
+
+
+BADGES = """rows => rows.map(row => {
+  const badge = row.querySelector('.pv-outcome');
+  const next = row.querySelector('.pv-what');
+  const b = badge.getBoundingClientRect();
+  return {
+    text: badge.textContent.trim(),
+    gap: next.getBoundingClientRect().left - b.right,
+    right: Math.round(b.right),
+    inside: badge.scrollWidth <= badge.clientWidth,
+  };
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_a_match_outcome_badge_keeps_clear_of_the_next_word(request, screen, language):
+    """Spanish "PERDIDA" and "GANADA" ran into the round's words beside them (issue 41): a
+    badge holds its word, with the row's gap after it, and every row's badges line up."""
+    page = request.getfixturevalue(screen)
+    tournament = finished_night(language)
+    runner_up = tournament.entries.get(player__name=NAMES[1])  # won twice, lost the final
+    page.goto(reverse("public:player", args=[tournament.slug, runner_up.pk]))
+
+    badges = page.locator(".pv-history .pv-row").evaluate_all(BADGES)
+
+    won, lost = {"en": ("Won", "Lost"), "es": ("Ganada", "Perdida"), "af": ("Gewen", "Verloor")}[
+        language
+    ]
+    assert sorted({b["text"].lower() for b in badges}) == sorted({won.lower(), lost.lower()})
+    for badge in badges:
+        assert badge["inside"] and badge["gap"] >= 8, badge
+    assert len({badge["right"] for badge in badges}) == 1, badges
+    screenshot(page, f"player-badges-{screen}-{language}")

@@ -69,3 +69,67 @@ def test_the_score_follows_the_hands_entered(phone, live_server):
     enter_hand(phone, kind="Gin", by=b, defender=10)  # B +35
     expect(current.last).to_have_text("35")
     expect(phone.locator("#match-head .scoreboard")).to_be_in_viewport(ratio=1)
+
+
+# Each word of a text node as a Range (a hyphen ends a word, a line may break after it):
+# a word drawn over two lines has client rects on two lines.
+BROKEN_WORDS = """cell => {
+  const broken = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.data.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (lines.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def name_players(match, a: str, b: str) -> None:
+    for entry, name in ((match.side_a, a), (match.side_b, b)):
+        entry.player.name = name
+        entry.player.save()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("Søren Kierkegaard", "Ana Ruiz"),
+        ("Bartholomew Athanasopoulos", "Agnieszka Wojciechowska"),
+        ("María de los Ángeles Fernández-Castellanos", "Nguyễn Thị Minh Khai"),
+    ],
+    ids=["kierkegaard", "long-words", "long-names"],
+)
+def test_a_name_in_the_score_header_wraps_at_its_spaces(phone, live_server, language, names):
+    """ "Kierkegaar|d" was broken mid-word on the phone's score header (issue 41): a name
+    wraps at its spaces, and a long one is set smaller so that its words fit whole."""
+    match = ready_match()
+    name_players(match, *names)
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    phone.goto(f"/table/{match.token}/")
+
+    sides = phone.locator("#match-head .scoreboard thead th.side")
+    expect(sides.first).to_contain_text(names[0])
+    for index in range(2):
+        assert sides.nth(index).evaluate(BROKEN_WORDS) == [], names[index]
+    expect(phone.locator("#match-head .scoreboard")).to_be_in_viewport(ratio=1)
+    screenshot(phone, f"score-header-{'-'.join(names[0].split()[:2])}-{language}")
+
+
+def test_a_word_too_long_for_any_size_is_broken_inside_its_column(phone, live_server):
+    """The last resort: one unbroken word wider than the column even when shrunk is
+    broken rather than pushed past the score (nothing overflows its cell)."""
+    match = ready_match()
+    name_players(match, "Wolfeschlegelsteinhausenbergerdorff", "Ana Ruiz")
+    phone.goto(f"/table/{match.token}/")
+
+    side = phone.locator("#match-head .scoreboard thead th.side").first
+    expect(side).to_contain_text("Wolfeschlegel")
+    assert side.evaluate("cell => cell.scrollWidth <= cell.clientWidth")

@@ -619,9 +619,7 @@ def test_bracket_and_standings_words_come_from_the_labels():
 def test_a_dead_hands_word_keeps_within_its_column(draw_word):
     """A dead hand's word sat centred on the game's middle rule, half in each player's
     column (issue 28 item 8): it fits each column, clear of every rule of the grid."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    from printing.pdfs.base import ITALIC
+    from printing.pdfs.base import ITALIC, width
     from printing.pdfs.grid import plan_pages
 
     item = make_sheet(long_game(6))
@@ -647,7 +645,7 @@ def test_a_dead_hands_word_keeps_within_its_column(draw_word):
             shown = operands[0]
             text = shown.decode("latin-1") if isinstance(shown, bytes) else str(shown)
             if text and text in draw_word:
-                placed.append((x, x + stringWidth(text, ITALIC, size)))
+                placed.append((x, x + width(text, ITALIC, size)))
     assert placed, "the word is printed"
     for left, right in placed:
         assert not any(left - 0.5 < rule < right + 0.5 for rule in rules), (left, right, rules)

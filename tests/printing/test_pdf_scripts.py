@@ -1,5 +1,7 @@
 """Names in every script a club registers print on all five PDFs, as real text, in the
-shipped font that has them; right-to-left names in the order a reader sees them.
+shipped font that has them (Liberation Sans for Latin, Greek, Cyrillic and Hebrew: one
+font and size for every name in a column); right-to-left names in the order a reader
+sees them.
 
 Read back with pypdf: its layout mode gives a page's text as it stands on the page, left
 to right (the visual order the renderer wrote), and its text visitor gives the font each
@@ -45,15 +47,15 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 # script: (player A, player B, the font family that prints them)
 SCRIPTS = {
-    "polish": ("Zażółć Gęślą Jaźń", "Łukasz Śliwiński", "DejaVuSans"),
-    "vietnamese": ("Nguyễn Thị Minh Khai", "Trần Hưng Đạo", "DejaVuSans"),
-    "greek": ("Γιώργος Παπαδόπουλος", "Ελένη Οικονόμου", "DejaVuSans"),
-    "cyrillic": ("Дмитрий Шостакович", "Анна Ахматова", "DejaVuSans"),
+    "polish": ("Zażółć Gęślą Jaźń", "Łukasz Śliwiński", "LiberationSans"),
+    "vietnamese": ("Nguyễn Thị Minh Khai", "Trần Hưng Đạo", "LiberationSans"),
+    "greek": ("Γιώργος Παπαδόπουλος", "Ελένη Οικονόμου", "LiberationSans"),
+    "cyrillic": ("Дмитрий Шостакович", "Анна Ахматова", "LiberationSans"),
     "chinese": ("王小明", "欧阳娜娜", "DroidSansFallback"),
     "japanese": ("佐藤ゆき", "タナカ ケン", "DroidSansFallback"),
     "korean": ("김민준", "이서연", "DroidSansFallback"),
     "arabic": ("محمد عبد الله", "فاطمة الزهراء", "NotoSansArabic"),
-    "hebrew": ("דוד כהן", "שרה לוי", "DejaVuSans"),
+    "hebrew": ("דוד כהן", "שרה לוי", "LiberationSans"),
 }
 RIGHT_TO_LEFT = {"arabic", "hebrew"}
 # What a reader sees of محمد عبد الله, left to right: الله, عبد and محمد, each letter in its
@@ -149,17 +151,28 @@ def shows(pdf: bytes, name: str, script: str) -> bool:
 
 def drawn(pdf: bytes) -> list[tuple[str, str]]:
     """(text, font) of every string drawn on the pages; pypdf puts right-to-left text
-    back in logical order here. The font is its base name without a subset tag."""
-    out: list[tuple[str, str]] = []
+    back in logical order here, and joins neighbouring strings in one font. The font is
+    its base name without a subset tag."""
+    return [(text, font) for text, font, _size in sized(pdf)]
 
-    def visit(text: str, _cm: Any, _tm: Any, font: Any, _size: Any) -> None:
+
+def sized(pdf: bytes) -> list[tuple[str, str, float]]:
+    """(text, font, size in points) of every string drawn on the pages."""
+    out: list[tuple[str, str, float]] = []
+
+    def visit(text: str, _cm: Any, _tm: Any, font: Any, size: Any) -> None:
         if text.strip() and font is not None:
-            base = str(font.get("/BaseFont", "")).lstrip("/")
-            out.append((unicodedata.normalize("NFKC", text).strip(), base.split("+")[-1]))
+            base = str(font.get("/BaseFont", "")).lstrip("/").split("+")[-1]
+            out.append((unicodedata.normalize("NFKC", text).strip(), base, float(size)))
 
     for page in PdfReader(io.BytesIO(pdf)).pages:
         page.extract_text(visitor_text=visit)
     return out
+
+
+def fonts_of(pdf: bytes, name: str) -> set[str]:
+    """The fonts the strings of ``name`` (or the strings holding it) were drawn in."""
+    return {font for text, font in drawn(pdf) if text and (text in name or name in text)}
 
 
 def embedded(pdf: bytes) -> set[str]:
@@ -172,7 +185,8 @@ def embedded(pdf: bytes) -> set[str]:
 
 
 def truetype(pdf: bytes) -> set[str]:
-    return {f for f in embedded(pdf) if not f.startswith("Helvetica")}
+    """The fonts besides Liberation Sans, the one every PDF's own words are set in."""
+    return {f for f in embedded(pdf) if not f.startswith("LiberationSans")}
 
 
 # --- every script on every PDF ---------------------------------------------------------
@@ -187,9 +201,11 @@ def test_names_print_as_text_in_the_font_that_has_them(kind, script):
 
     for name in (a, b):
         assert shows(pdf, name, script), (kind, name, seen(pdf))
-        fonts = {font for text, font in drawn(pdf) if text and text in name}
+        fonts = fonts_of(pdf, name)
         assert fonts and all(f.startswith(family) for f in fonts), (name, fonts)
-    assert truetype(pdf) and all(f.startswith(family) for f in truetype(pdf))
+    assert {f for f in embedded(pdf) if not f.startswith("LiberationSans")} <= {
+        f for f in embedded(pdf) if f.startswith(family)
+    }
     assert not TOFU & embedded(pdf)
 
 
@@ -215,22 +231,55 @@ def test_a_right_to_left_name_keeps_its_place_among_the_renderers_words():
     assert layout(f"{isolate(a)} (3)", REGULAR).runs[-1].text == " (3)"  # the standings
 
 
-def test_the_words_around_a_name_stay_helvetica():
+COLUMN = (
+    "Ana Ruiz",
+    "Łukasz Śliwiński",
+    "Nguyễn Văn Đức",
+    "Дмитрий Шостакович",
+    "Γιώργος Παπαδόπουλος",
+    "Paweł Kowalczyk",
+    "Tomasz Nowak",
+)
+
+
+def test_every_name_in_a_column_is_one_font_and_one_size():
+    """ł, ć, ễ or Cyrillic once printed in DejaVu Sans among Helvetica neighbours: a
+    different, larger-looking face in the same column (issue 41)."""
+    rows = tuple(StandingsRow(str(i + 1), n, ("1–0",)) for i, n in enumerate(COLUMN))
+
+    pdf = render_standings(StandingsSheet("Copa", "Standings", ("Matches",), rows))
+
+    drawn_names = {}
+    for text, font, size in sized(pdf):
+        for name in COLUMN:
+            if name in text:
+                drawn_names.setdefault(name, set()).add((font, size))
+    assert drawn_names == {name: {("LiberationSans", 9.5)} for name in COLUMN}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_polish_vietnamese_or_cyrillic_name_prints_as_its_latin_neighbour(kind):
+    latin, others = "Tomasz Nowak", ("Zażółć Gęślą Jaźń", "Nguyễn Thị Minh Khai", "Анна Ахматова")
+    for other in others:
+        pdf = KINDS[kind](latin, other)
+
+        assert fonts_of(pdf, latin) == fonts_of(pdf, other), (kind, other)
+
+
+def test_the_words_around_a_name_are_the_same_font():
     pdf = blank("Zażółć Gęślą Jaźń", "王小明")
 
-    fonts: dict[str, str] = {}
-    for text, font in drawn(pdf):  # the header first: A vs B, bold
-        fonts.setdefault(text, font)
-    assert fonts["Zażółć Gęślą Jaźń"] == "DejaVuSans-Bold"
-    assert fonts["vs"] == "Helvetica-Bold"
-    assert fonts["Signature ·"] == "Helvetica"
+    strings = drawn(pdf)
+    assert ("Zażółć Gęślą Jaźń  vs", "LiberationSans-Bold") in strings  # the header
+    assert ("王小明", "DroidSansFallback") in strings  # CJK in its own font, as before
+    assert {font for text, font in strings if "Signature" in text} == {"LiberationSans"}
 
 
-def test_western_names_embed_no_font():
-    """Helvetica is built into every PDF reader: nothing to embed, the pack stays small."""
+def test_western_names_embed_one_family():
+    """One design on the page: Liberation Sans (subsets of it), no built-in Helvetica."""
     pdf = round_pack("María José Muñoz", "François Œuvray")
 
-    assert truetype(pdf) == set()
+    assert embedded(pdf) == {"LiberationSans", "LiberationSans-Bold"}
     assert shows(pdf, "François Œuvray", "spanish")
 
 
@@ -241,7 +290,7 @@ def test_accents_typed_as_combining_marks_print_as_the_accented_letters():
     pdf = standings(decomposed, vietnamese)
 
     assert shows(pdf, "José Muñoz", "spanish") and shows(pdf, "Nguyễn Văn Đức", "vietnamese")
-    assert dict(drawn(pdf))["José Muñoz"] == "Helvetica"
+    assert dict(drawn(pdf))["José Muñoz"] == "LiberationSans"
 
 
 def test_hebrew_points_persian_letters_and_brackets_in_right_to_left_names():
@@ -303,7 +352,7 @@ def test_fallback_bold_and_italic_without_their_own_face():
 
     assert b"2 Tr" in content  # the winner's CJK name stroked: Droid Sans has no bold
     assert b"1 0 .2126 1 " in content or b"1 0 0.2126 1 " in content  # the italic sheared
-    assert {"DroidSansFallback", "DejaVuSans"} <= truetype(bold_cjk)
+    assert {"DroidSansFallback", "LiberationSans"} <= embedded(bold_cjk)
 
 
 def test_labels_in_another_script_print_too():
@@ -322,14 +371,21 @@ def test_the_fonts_ship_with_their_licences_in_a_few_megabytes():
     files = sorted(FONT_DIR.glob("*.ttf"))
 
     assert {f.name for f in files} == {
+        "LiberationSans-Regular.ttf",
+        "LiberationSans-Bold.ttf",
         "DejaVuSans.ttf",
         "DejaVuSans-Bold.ttf",
         "DroidSansFallback.ttf",
         "NotoSansArabic-Regular.ttf",
         "NotoSansArabic-Bold.ttf",
     }
-    assert sum(f.stat().st_size for f in files) < 6_000_000
-    for licence in ("LICENSE-DejaVu.txt", "LICENSE-Noto-OFL.txt", "LICENSE-DroidSansFallback.txt"):
+    assert sum(f.stat().st_size for f in files) < 6_500_000
+    for licence in (
+        "LICENSE-Liberation.txt",
+        "LICENSE-DejaVu.txt",
+        "LICENSE-Noto-OFL.txt",
+        "LICENSE-DroidSansFallback.txt",
+    ):
         assert (FONT_DIR / licence).stat().st_size > 1000
 
 
@@ -386,7 +442,7 @@ def every_script(kind: str) -> bytes:
 def test_every_script_renders_to_pixels_without_a_font_error(kind):
     """Poppler draws every page; the PNGs stay in test-artifacts/ for a person to look at."""
     pdf = every_script(kind)
-    shown = {text for text, _font in drawn(pdf)}
+    shown = " | ".join(text for text, _font in drawn(pdf))
     for a, b, _family in SCRIPTS.values():
         assert a in shown or b in shown
     ARTIFACTS.mkdir(exist_ok=True)

@@ -28,7 +28,7 @@ from scoring.services import confirm_result
 from standings import standings as standings_module
 from tests.factories import make_bracket, make_director, make_tournament, make_user
 from tests.printing.test_pdf import drawn_qr_codes, game_tokens, has, in_order, line, words
-from tests.printing.test_pdf_scripts import SCRIPTS, shows, truetype
+from tests.printing.test_pdf_scripts import SCRIPTS, embedded, shows
 from tests.scoring.helpers import gin, knock, play, ready_match, win_games
 from tests.standings.test_standings import full_match, play_out
 from tournaments import rules_text
@@ -532,7 +532,7 @@ def test_players_registered_in_any_script_print_on_all_five_pdfs(client):
         name = SCRIPTS[script][0]
         for pdf in (pack, bracket, standings, *([blank, filled] if name in sides else [])):
             assert shows(pdf, name, script), (script, name)
-    assert {"DejaVuSans", "DroidSansFallback", "NotoSansArabic-Regular"} <= truetype(standings)
+    assert {"LiberationSans", "DroidSansFallback", "NotoSansArabic-Regular"} <= embedded(standings)
 
 
 # -- links -----------------------------------------------------------------------------------
