@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -225,6 +227,17 @@ def _entry(tournament: Tournament, entry_id: int) -> Entry:
     )
 
 
+def _entry_write(
+    request: HttpRequest, tournament: Tournament, write: Callable[[], object], ok: str = ""
+) -> HttpResponse:
+    """One registration write: its refusal, or ``ok``, on the refreshed entries."""
+    try:
+        write()
+    except ValidationError as error:
+        return _entry_result(request, tournament, error=message_text(error))
+    return _entry_result(request, tournament, ok=ok)
+
+
 @require_POST
 @manage_view
 def entry_flag(
@@ -234,11 +247,10 @@ def entry_flag(
     if field not in registration.ENTRY_FLAGS:
         return _entry_result(request, tournament, error=_("Unknown flag."))
     value = request.POST.get("value") == "1"
-    try:
-        registration.set_entry_flag(entry=entry, field=field, value=value, user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament)
+    write = partial(
+        registration.set_entry_flag, entry=entry, field=field, value=value, user=request.user
+    )
+    return _entry_write(request, tournament, write)
 
 
 @require_POST
@@ -250,55 +262,41 @@ def entry_seed(request: HttpRequest, tournament: Tournament, entry_id: int) -> H
         return _entry_result(
             request, tournament, error=_("A seed is a whole number from 1 up, or empty.")
         )
-    try:
-        registration.set_seed(entry=entry, seed=form.cleaned_data["seed"], user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament)
+    seed = form.cleaned_data["seed"]
+    write = partial(registration.set_seed, entry=entry, seed=seed, user=request.user)
+    return _entry_write(request, tournament, write)
 
 
 @require_POST
 @manage_view
 def entry_withdraw(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = _entry(tournament, entry_id)
-    try:
-        services.withdraw(entry=entry, user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament, ok=_("%(name)s withdrawn.") % {"name": entry})
+    write = partial(services.withdraw, entry=entry, user=request.user)
+    return _entry_write(request, tournament, write, _("%(name)s withdrawn.") % {"name": entry})
 
 
 @require_POST
 @manage_view
 def entry_reinstate(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = _entry(tournament, entry_id)
-    try:
-        registration.reinstate_entry(entry=entry, user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament, ok=_("%(name)s is back in.") % {"name": entry})
+    write = partial(registration.reinstate_entry, entry=entry, user=request.user)
+    return _entry_write(request, tournament, write, _("%(name)s is back in.") % {"name": entry})
 
 
 @require_POST
 @manage_view
 def entry_remove(request: HttpRequest, tournament: Tournament, entry_id: int) -> HttpResponse:
     entry = _entry(tournament, entry_id)
-    name = str(entry)
-    try:
-        registration.remove_entry(entry=entry, user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament, ok=_("%(name)s removed.") % {"name": name})
+    ok = _("%(name)s removed.") % {"name": entry}  # named before it is gone
+    write = partial(registration.remove_entry, entry=entry, user=request.user)
+    return _entry_write(request, tournament, write, ok)
 
 
 @require_POST
 @manage_view
 def entry_seed_by_rating(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    try:
-        registration.seed_by_rating(tournament=tournament, user=request.user)
-    except ValidationError as error:
-        return _entry_result(request, tournament, error=message_text(error))
-    return _entry_result(request, tournament, ok=_("Seeded by rating."))
+    write = partial(registration.seed_by_rating, tournament=tournament, user=request.user)
+    return _entry_write(request, tournament, write, _("Seeded by rating."))
 
 
 @require_POST
