@@ -368,3 +368,23 @@ class HandForm(CardPicker, forms.Form):
             field = error.field if error.field in self.fields else None
             self.add_error(field, sentence(labelled_problem(error, self.fields)))
         return data
+
+
+class DisputeForm(CardPicker, forms.Form):
+    """Both hands' cards (and the knock card under Oklahoma) for the director's ruling
+    on a dispute (:mod:`scoring.views.disputes`); nothing is saved."""
+
+    knocker_cards = cards_field(_("Cards of the player who went out"))
+    defender_cards = cards_field(_("Cards of the opponent"))
+    knock_card = forms.ChoiceField(label=_("Knock card"), required=False)
+
+    def __init__(self, *args: Any, rules: RuleSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        if rules.oklahoma:
+            self.fields["knock_card"].choices = card_choices()
+        else:
+            del self.fields["knock_card"]
+
+    takes_knock_card = HandForm.takes_knock_card
+    card_groups = HandForm.card_groups

@@ -7,12 +7,9 @@ Directors of the tournament only (``manage_view`` checks it on the server)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from engine import (
@@ -31,24 +28,7 @@ from engine.hands import Card, knock_limit
 from tournaments.models import Tournament
 from tournaments.views.base import manage_view, page
 
-from ..forms import RESULT_NAMES, CardPicker, HandForm, card_choices, cards_field
-
-
-class DisputeForm(CardPicker, forms.Form):
-    knocker_cards = cards_field(_("Cards of the player who went out"))
-    defender_cards = cards_field(_("Cards of the opponent"))
-    knock_card = forms.ChoiceField(label=_("Knock card"), required=False)
-
-    def __init__(self, *args: Any, rules: RuleSet, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.rules = rules
-        if rules.oklahoma:
-            self.fields["knock_card"].choices = card_choices()
-        else:
-            del self.fields["knock_card"]
-
-    takes_knock_card = HandForm.takes_knock_card
-    card_groups = HandForm.card_groups
+from ..forms import RESULT_NAMES, DisputeForm
 
 
 @dataclass(frozen=True)
