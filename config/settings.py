@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "axes",
     "web",
     "tournaments",
+    "accounts",
     "players",
     "scoring",
     "standings",
@@ -240,7 +241,7 @@ AXES_RESET_ON_SUCCESS = True
 # the failure that started it, as the page says.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "web.clients.client_ip"
-AXES_LOCKOUT_CALLABLE = "tournaments.views.accounts.locked_out"
+AXES_LOCKOUT_CALLABLE = "accounts.views.lockout.locked_out"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:dashboard"
@@ -350,7 +351,7 @@ if VENUE and not SITE_URL and VENUE_ADDRESSES:
     SITE_URL = f"http://{VENUE_ADDRESSES[0]}:{VENUE_PORT}"
 
 # A set-password link a director hands a new co-director or scorekeeper (tournaments/
-# accounts.py) works once, for a day; the site has no other use for password resets.
+# accounts/services.py) works once, for a day; the site has no other use for password resets.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")

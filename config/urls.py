@@ -11,7 +11,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # The one-time link a director hands a new co-director or scorekeeper
-    # (tournaments/accounts.py): choose a password, and be logged in.
+    # (accounts/services.py): choose a password, and be logged in.
     path(
         "accounts/set-password/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("public.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("accounts.urls")),
     path("", include("players.urls")),
     path("", include("printing.urls")),
     path("", include("archive.urls")),

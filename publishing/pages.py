@@ -23,9 +23,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import audit
-from tournaments.accounts import qr_svg
 from tournaments.permissions import is_club_admin
 from tournaments.views.base import director_view, login_redirect, page
+from web.qr import qr_svg
 
 from .models import Destination, PublishToken
 from .sending import published

@@ -161,5 +161,7 @@ def finish_match(match: Match, *, winner: str = "A", user: Any = None) -> Match:
 
 
 def tournament_url(name: str, tournament: Tournament, **kwargs: Any) -> str:
-    """The director's page ``tournaments:<name>`` of ``tournament``."""
-    return reverse(f"tournaments:{name}", kwargs={"slug": tournament.slug, **kwargs})
+    """The director's page ``tournaments:<name>`` of ``tournament`` (or ``app:<name>``,
+    another app's page of it: ``accounts:roles``)."""
+    qualified = name if ":" in name else f"tournaments:{name}"
+    return reverse(qualified, kwargs={"slug": tournament.slug, **kwargs})

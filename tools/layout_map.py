@@ -35,8 +35,11 @@ STANDS_ON: dict[str, set[str]] = {
     "web": set(),
     # One tournament: players, entries, stages, the draw, matches.
     "tournaments": {"engine", "pairing", "web"},
-    # The player registry and its import; the hands and their entry.
-    "players": {"tournaments"},
+    # The people who run tournaments: accounts, roles, directors.
+    "accounts": {"tournaments"},
+    # The player registry and its import (the registrar is an account); the hands and
+    # their entry.
+    "players": {"accounts"},
     "scoring": {"tournaments"},
     # The results every surface reads.
     "standings": {"scoring"},

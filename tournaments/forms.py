@@ -416,41 +416,7 @@ class SeedForm(forms.Form):
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1, max_value=100_000)
 
 
-class RoleForm(forms.Form):
-    ROLE_CHOICES = [
-        ("co_director", _("Co-director")),
-        ("scorekeeper", _("Scorekeeper")),
-    ]
-    username = forms.CharField(label=_("Username"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=ROLE_CHOICES)
-
-
-class NewMemberForm(forms.Form):
-    """A person without an account yet, for a role: the site makes the account."""
-
-    name = forms.CharField(label=_("Name"), max_length=150)
-    email = forms.EmailField(label=_("Email"), max_length=254)
-    role = forms.ChoiceField(label=_("Role"), choices=RoleForm.ROLE_CHOICES)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("prefix", "new")
-        super().__init__(*args, **kwargs)
-
-
 class WalkoverForm(forms.Form):
     winner_side = forms.ChoiceField(label=_("Winner"), choices=[("A", "A"), ("B", "B")])
     # Sent by the confirmation that names the winner; without it nothing is awarded yet.
     confirmed = forms.BooleanField(required=False)
-
-
-class NewDirectorForm(forms.Form):
-    """A person without an account yet who may create tournaments: the site makes it."""
-
-    name = forms.CharField(label=_("Name"), max_length=150)
-    email = forms.EmailField(label=_("Email"), max_length=254)
-
-
-class DirectorForm(forms.Form):
-    """An existing account that may create tournaments from now on."""
-
-    username = forms.CharField(label=_("Username"), max_length=150)

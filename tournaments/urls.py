@@ -1,6 +1,6 @@
 """The director's URLs: club-wide screens under /director/, one tournament's under
 /t/<slug>/manage/. (/t/<slug>/ itself and the match and table URLs belong to scoring; the
-player registry's, /director/players/, to players.)"""
+player registry's, /director/players/, to players; the Directors and Roles pages to accounts.)"""
 
 from django.urls import path
 
@@ -12,10 +12,6 @@ MANAGE = "t/<slug:slug>/manage/"
 
 urlpatterns = [
     path("director/", views.dashboard, name="dashboard"),
-    path("director/directors/", views.directors, name="directors"),
-    path("director/directors/new/", views.director_create, name="director-create"),
-    path("director/directors/add/", views.director_add, name="director-add"),
-    path("director/directors/link/", views.director_link, name="director-link"),
     path("director/tournaments/new/", views.tournament_create, name="tournament-create"),
     path("director/rules-summary/", views.rules_summary_view, name="rules-summary"),
     path(MANAGE, views.tournament_setup, name="tournament-setup"),
@@ -61,10 +57,5 @@ urlpatterns = [
         views.match_lucky_loser,
         name="match-lucky-loser",
     ),
-    path(MANAGE + "roles/", views.roles, name="roles"),
-    path(MANAGE + "roles/add/", views.role_add, name="role-add"),
-    path(MANAGE + "roles/remove/", views.role_remove, name="role-remove"),
-    path(MANAGE + "roles/new/", views.role_create, name="role-create"),
-    path(MANAGE + "roles/link/", views.role_link, name="role-link"),
     path(MANAGE + "audit/", views.audit_log, name="audit-log"),
 ]

@@ -74,7 +74,7 @@ def _screens(slug: str, manage: str, in_play: Match, complete: Match, entry) -> 
         Screen("set-password-stale", "/accounts/set-password/MQ/stale-link/", "visitor"),
         # The director
         Screen("dashboard", reverse("tournaments:dashboard"), "director"),
-        Screen("directors", reverse("tournaments:directors"), "director"),
+        Screen("directors", reverse("accounts:directors"), "director"),
         Screen("players", reverse("players:player-list"), "director"),
         Screen("player-new", reverse("players:player-create"), "director"),
         Screen("player-import", reverse("players:player-import"), "director"),

@@ -69,7 +69,7 @@ def _csv():
 # (url name, kwargs builder, POST data builder)
 TOURNAMENT_WRITES = [
     (
-        "tournament-setup",
+        "tournaments:tournament-setup",
         lambda w: {},
         lambda w: {
             "name": "Hijacked",
@@ -81,34 +81,42 @@ TOURNAMENT_WRITES = [
             "bracket_kind": "round_robin",
         },
     ),
-    ("tournament-status", lambda w: {}, lambda w: {"status": "draft"}),
-    ("entry-add", lambda w: {}, lambda w: {"player": w["player"].pk}),
-    ("entry-new", lambda w: {}, lambda w: {"new-name": "Sneaky"}),
-    ("entry-seed-by-rating", lambda w: {}, lambda w: {}),
-    ("entry-seed", lambda w: {"entry_id": w["entry"].pk}, lambda w: {"seed": 9}),
+    ("tournaments:tournament-status", lambda w: {}, lambda w: {"status": "draft"}),
+    ("tournaments:entry-add", lambda w: {}, lambda w: {"player": w["player"].pk}),
+    ("tournaments:entry-new", lambda w: {}, lambda w: {"new-name": "Sneaky"}),
+    ("tournaments:entry-seed-by-rating", lambda w: {}, lambda w: {}),
+    ("tournaments:entry-seed", lambda w: {"entry_id": w["entry"].pk}, lambda w: {"seed": 9}),
     (
-        "entry-flag",
+        "tournaments:entry-flag",
         lambda w: {"entry_id": w["entry"].pk, "field": "paid"},
         lambda w: {"value": "1"},
     ),
-    ("entry-withdraw", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
-    ("entry-reinstate", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
-    ("entry-remove", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
-    ("bracket-generate", lambda w: {}, lambda w: {}),
-    ("bracket-clear", lambda w: {}, lambda w: {}),
-    ("tables-assign", lambda w: {}, lambda w: {}),
-    ("match-confirm", lambda w: {"match_id": w["match"].pk}, lambda w: {}),
-    ("match-walkover", lambda w: {"match_id": w["match"].pk}, lambda w: {"winner_side": "B"}),
-    ("role-add", lambda w: {}, lambda w: {"username": "rival", "role": "co_director"}),
-    ("role-remove", lambda w: {}, lambda w: {"user": w["keeper"].pk, "role": "scorekeeper"}),
+    ("tournaments:entry-withdraw", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
+    ("tournaments:entry-reinstate", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
+    ("tournaments:entry-remove", lambda w: {"entry_id": w["entry"].pk}, lambda w: {}),
+    ("tournaments:bracket-generate", lambda w: {}, lambda w: {}),
+    ("tournaments:bracket-clear", lambda w: {}, lambda w: {}),
+    ("tournaments:tables-assign", lambda w: {}, lambda w: {}),
+    ("tournaments:match-confirm", lambda w: {"match_id": w["match"].pk}, lambda w: {}),
+    (
+        "tournaments:match-walkover",
+        lambda w: {"match_id": w["match"].pk},
+        lambda w: {"winner_side": "B"},
+    ),
+    ("accounts:role-add", lambda w: {}, lambda w: {"username": "rival", "role": "co_director"}),
+    (
+        "accounts:role-remove",
+        lambda w: {},
+        lambda w: {"user": w["keeper"].pk, "role": "scorekeeper"},
+    ),
 ]
 TOURNAMENT_READS = [
-    "tournament-setup",
-    "entry-list",
-    "bracket",
-    "round-control",
-    "roles",
-    "audit-log",
+    "tournaments:tournament-setup",
+    "tournaments:entry-list",
+    "tournaments:bracket",
+    "tournaments:round-control",
+    "accounts:roles",
+    "tournaments:audit-log",
 ]
 REGISTRY_WRITES = [
     ("players:player-create", lambda w: {}, lambda w: {"name": "Sneaky"}),
@@ -168,7 +176,7 @@ def assert_refused(response, who):
     ("name", "kwargs", "data"), TOURNAMENT_WRITES, ids=[row[0] for row in TOURNAMENT_WRITES]
 )
 def test_tournament_writes_are_refused(client, world, name, kwargs, data):
-    url = reverse(f"tournaments:{name}", kwargs={"slug": world["t"].slug, **kwargs(world)})
+    url = reverse(name, kwargs={"slug": world["t"].slug, **kwargs(world)})
     before = state()
     for who in INTRUDERS:
         for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
@@ -179,7 +187,7 @@ def test_tournament_writes_are_refused(client, world, name, kwargs, data):
 
 @pytest.mark.parametrize("name", TOURNAMENT_READS)
 def test_tournament_pages_are_refused(client, world, name):
-    url = reverse(f"tournaments:{name}", kwargs={"slug": world["t"].slug})
+    url = reverse(name, kwargs={"slug": world["t"].slug})
     for who in INTRUDERS:
         assert_refused(as_(client, world, who).get(url), who)
 
@@ -215,9 +223,9 @@ def test_a_player_is_edited_only_by_a_registrar_or_whoever_added_them(client, wo
 def test_writes_need_post(client, world):
     client.force_login(world["owner"])
     for name, kwargs, _data in TOURNAMENT_WRITES:
-        if name == "tournament-setup":
+        if name == "tournaments:tournament-setup":
             continue
-        url = reverse(f"tournaments:{name}", kwargs={"slug": world["t"].slug, **kwargs(world)})
+        url = reverse(name, kwargs={"slug": world["t"].slug, **kwargs(world)})
         assert client.get(url).status_code == 405, name
 
 

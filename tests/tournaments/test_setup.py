@@ -307,18 +307,18 @@ def test_roles_page_adds_and_removes(director_client, htmx):
     t = make_tournament(owner=director_client.user)
     keeper = make_user(username="Keeper")
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-    page = director_client.get(reverse("tournaments:roles", args=[t.slug]), **headers)
+    page = director_client.get(reverse("accounts:roles", args=[t.slug]), **headers)
     assert page.status_code == 200
     assert page.content.decode().lstrip().startswith('<section id="role-list"') is htmx
     response = director_client.post(
-        reverse("tournaments:role-add", args=[t.slug]),
+        reverse("accounts:role-add", args=[t.slug]),
         {"username": "keeper", "role": "scorekeeper"},
         **headers,
     )
     assert response.status_code == (200 if htmx else 302)
     assert list(t.scorekeepers.all()) == [keeper]
     response = director_client.post(
-        reverse("tournaments:role-add", args=[t.slug]),
+        reverse("accounts:role-add", args=[t.slug]),
         {"username": "nobody", "role": "co_director"},
         **headers,
     )
@@ -326,7 +326,7 @@ def test_roles_page_adds_and_removes(director_client, htmx):
         assert "no active account" in response.content.decode()
     assert t.co_directors.count() == 0
     director_client.post(
-        reverse("tournaments:role-remove", args=[t.slug]),
+        reverse("accounts:role-remove", args=[t.slug]),
         {"user": keeper.pk, "role": "scorekeeper"},
         **headers,
     )

@@ -58,7 +58,7 @@ HTMX_PAGES = [
     ("entry-list", "registry-results", {"target": "registry-results", "q": "zed"}),
     ("bracket", "bracket-view", {}),
     ("round-control", "round-control", {}),
-    ("roles", "role-list", {}),
+    ("accounts:roles", "role-list", {}),
     ("audit-log", "audit-list", {}),
 ]
 

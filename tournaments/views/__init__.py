@@ -1,5 +1,6 @@
 """The director's screens: tournament setup, registration and check-in,
-bracket generation, round control, roles and the audit log; plus the home page.
+bracket generation, round control and the audit log; plus the home page (the Roles and
+Directors pages are the accounts app's).
 
 Every view is a function with an explicit method decorator. Pages own their partials: an
 htmx request gets ``page.html#partial`` (the element with that id), a plain request gets
@@ -11,8 +12,8 @@ signed-in user without the right gets 403.
 
 from __future__ import annotations
 
+from .audit import audit_log
 from .bracket import bracket, bracket_clear, bracket_generate
-from .directors import director_add, director_create, director_link, directors
 from .entries import (
     entry_add,
     entry_add_many,
@@ -28,7 +29,6 @@ from .entries import (
     team_add,
 )
 from .home import dashboard, home
-from .roles import audit_log, role_add, role_create, role_link, role_remove, roles
 from .rounds import match_confirm, match_send, match_walkover, round_control, tables_assign
 from .setup import rules_summary_view, tournament_create, tournament_setup, tournament_status
 from .stages import (
@@ -49,10 +49,6 @@ __all__ = [
     "bracket_clear",
     "bracket_generate",
     "dashboard",
-    "director_add",
-    "director_create",
-    "director_link",
-    "directors",
     "entry_add",
     "entry_add_many",
     "entry_flag",
@@ -69,11 +65,6 @@ __all__ = [
     "match_lucky_loser",
     "match_send",
     "match_walkover",
-    "role_add",
-    "role_create",
-    "role_link",
-    "role_remove",
-    "roles",
     "round_control",
     "rules_summary_view",
     "stage_add",

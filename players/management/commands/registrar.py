@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from accounts.services import accounts_holding
 from players.registry import REGISTRAR_CODENAME, set_registrar
-from tournaments.accounts import accounts_holding
 
 
 class Command(BaseCommand):

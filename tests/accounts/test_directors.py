@@ -23,7 +23,7 @@ from tournaments.permissions import is_club_admin, is_director
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 PASSWORD = "correct-horse-battery-9"
-PAGE = "tournaments:directors"
+PAGE = "accounts:directors"
 
 
 def signed_in(user) -> Client:
@@ -40,7 +40,7 @@ def shown_link(html: str) -> str:
 
 def make_one(client: Client, *, htmx: bool = False, email: str = "ola.nordmann@example.com"):
     data = {"name": "Ola Nordmann", "email": email}
-    return client.post(reverse("tournaments:director-create"), data, **(HTMX if htmx else {}))
+    return client.post(reverse("accounts:director-create"), data, **(HTMX if htmx else {}))
 
 
 def test_who_is_the_clubs_administrator():
@@ -86,11 +86,11 @@ def test_a_fresh_link_for_a_director_still_without_a_password():
     new = get_user_model().objects.get(email="ola.nordmann@example.com")
     listed = signed_in(admin).get(reverse(PAGE)).content.decode()
     assert "has not chosen a password yet" in listed
-    response = signed_in(admin).post(reverse("tournaments:director-link"), {"user": new.pk})
+    response = signed_in(admin).post(reverse("accounts:director-link"), {"user": new.pk})
     assert shown_link(response.content.decode())
     new.set_password(PASSWORD)
     new.save()
-    refused = signed_in(admin).post(reverse("tournaments:director-link"), {"user": new.pk})
+    refused = signed_in(admin).post(reverse("accounts:director-link"), {"user": new.pk})
     assert "/accounts/set-password/" not in refused.content.decode()
 
 
@@ -99,13 +99,13 @@ def test_an_account_with_that_email_is_refused_and_an_existing_account_is_made_d
     keeper = make_user(username="keeper", email="keeper@example.com")
     html = make_one(signed_in(admin), email="KEEPER@example.com").content.decode()
     assert "exists already" in html and "/accounts/set-password/" not in html
-    response = signed_in(admin).post(reverse("tournaments:director-add"), {"username": "keeper"})
+    response = signed_in(admin).post(reverse("accounts:director-add"), {"username": "keeper"})
     assert response.status_code == 302
     keeper = get_user_model().objects.get(pk=keeper.pk)
     assert is_director(keeper)
     assert AuditEntry.objects.get(action="director added").after == {"username": "keeper"}
     missing = signed_in(admin).post(
-        reverse("tournaments:director-add"), {"username": "nobody"}, follow=True
+        reverse("accounts:director-add"), {"username": "nobody"}, follow=True
     )
     assert "There is no account nobody" in missing.content.decode()
 
@@ -129,12 +129,11 @@ def test_only_the_administrator_may(who):
     assert make_one(client).status_code == expected
     target = make_director(username="target")
     assert (
-        client.post(reverse("tournaments:director-add"), {"username": "keeper"}).status_code
+        client.post(reverse("accounts:director-add"), {"username": "keeper"}).status_code
         == expected
     )
     assert (
-        client.post(reverse("tournaments:director-link"), {"user": target.pk}).status_code
-        == expected
+        client.post(reverse("accounts:director-link"), {"user": target.pk}).status_code == expected
     )
     assert get_user_model().objects.count() == before + 1
     assert not AuditEntry.objects.exists()

@@ -13,11 +13,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import accounts
-from ..forms import DirectorForm, NewDirectorForm
-from .base import club_admin_view, page
+from tournaments.views.base import club_admin_view, page
+from web.qr import qr_svg
 
-TEMPLATE = "tournaments/directors.html"
+from .. import services as accounts
+from ..forms import DirectorForm, NewDirectorForm
+
+TEMPLATE = "accounts/directors.html"
 
 
 def _context(**extra: Any) -> dict[str, Any]:
@@ -46,7 +48,7 @@ def directors(request: HttpRequest) -> HttpResponse:
 
 def _link_shown(request: HttpRequest, director: Any) -> dict[str, Any]:
     url = accounts.set_password_url(director, request)
-    return {"member": director, "url": url, "qr": accounts.qr_svg(url)}
+    return {"member": director, "url": url, "qr": qr_svg(url)}
 
 
 @require_POST
@@ -89,11 +91,11 @@ def director_add(request: HttpRequest) -> HttpResponse:
             if request.htmx:
                 return _shown(request, notice=notice)
             messages.success(request, notice)
-            return redirect("tournaments:directors")
+            return redirect("accounts:directors")
     if request.htmx:
         return _shown(request, form=form)
     messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-    return redirect("tournaments:directors")
+    return redirect("accounts:directors")
 
 
 @require_POST
@@ -107,5 +109,5 @@ def director_link(request: HttpRequest) -> HttpResponse:
         if request.htmx:
             return _shown(request, error=error)
         messages.error(request, error)
-        return redirect("tournaments:directors")
+        return redirect("accounts:directors")
     return _shown(request, new_link=_link_shown(request, director))

@@ -22,7 +22,7 @@ PASSWORD = "correct-horse-battery-9"
 
 
 def make_account(client, tournament, *, htmx=False, email="lu.wei@example.com"):
-    url = reverse("tournaments:role-create", args=[tournament.slug])
+    url = reverse("accounts:role-create", args=[tournament.slug])
     data = {"new-name": "Lu Wei", "new-email": email, "new-role": "scorekeeper"}
     return client.post(url, data, **(HTMX if htmx else {}))
 
@@ -89,9 +89,9 @@ def test_a_new_link_for_someone_still_without_a_password(director_client, direct
     tournament = make_tournament(owner=director)
     make_account(director_client, tournament)
     member = get_user_model().objects.get(username="lu.wei")
-    roles = reverse("tournaments:roles", args=[tournament.slug])
+    roles = reverse("accounts:roles", args=[tournament.slug])
     assert "New set-password link" in director_client.get(roles).content.decode()
-    link = reverse("tournaments:role-link", args=[tournament.slug])
+    link = reverse("accounts:role-link", args=[tournament.slug])
     html = director_client.post(link, {"user": member.pk}, **HTMX).content.decode()
     assert shown_link(html)
     # Once the password is chosen, no link is offered or given.
@@ -122,8 +122,8 @@ def test_no_link_for_a_passwordless_account_made_elsewhere(director_client, dire
     tournament = make_tournament(owner=director)
     elsewhere = get_user_model().objects.create_user("made.elsewhere")  # no password
     tournament.co_directors.add(elsewhere)
-    roles = reverse("tournaments:roles", args=[tournament.slug])
+    roles = reverse("accounts:roles", args=[tournament.slug])
     assert "New set-password link" not in director_client.get(roles).content.decode()
-    link = reverse("tournaments:role-link", args=[tournament.slug])
+    link = reverse("accounts:role-link", args=[tournament.slug])
     refused = director_client.post(link, {"user": elsewhere.pk}, **HTMX).content.decode()
     assert "set-password/" not in refused

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -25,12 +24,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from . import audit
-from .models import AuditEntry, Tournament
-from .organising import ROLES
+from tournaments import audit
+from tournaments.models import AuditEntry, Tournament
+from tournaments.organising import ROLES
 
 
 def _username(email: str, name: str) -> str:
@@ -99,11 +97,6 @@ def set_password_url(member: Any, request: HttpRequest | None = None) -> str:
     if settings.SITE_URL:
         return settings.SITE_URL.rstrip("/") + path
     return request.build_absolute_uri(path) if request is not None else path
-
-
-def qr_svg(url: str) -> SafeString:
-    """The link as an inline SVG QR code (segno, as the scoresheets' table links)."""
-    return mark_safe(segno.make(url, error="m", micro=False).svg_inline(scale=5, border=2))
 
 
 def awaiting_password(tournament: Tournament) -> list[Any]:

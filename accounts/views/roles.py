@@ -1,32 +1,28 @@
-"""Co-directors and scorekeepers, and the audit log."""
+"""The Roles page: a tournament's co-directors and scorekeepers, existing accounts or new
+people given a one-time link to choose a password."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import accounts, organising
-from .. import audit_log as audit_log_module
-from ..forms import NewMemberForm, RoleForm
-from ..models import AuditEntry, Entry, Match, Tournament
-from ..models.audit import ACTION_LABELS
-from ..rounds import play_order
-from .base import (
-    manage_url,
+from tournaments import organising
+from tournaments.models import Tournament
+from tournaments.views.base import (
     manage_view,
     message_text,
     page,
 )
+from web.qr import qr_svg
 
-# -- roles -----------------------------------------------------------------------------------
+from .. import services as accounts
+from ..forms import NewMemberForm, RoleForm
 
 
 def _roles_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
@@ -44,7 +40,7 @@ def _roles_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
 
 def _link_shown(request: HttpRequest, member: Any) -> dict[str, Any]:
     url = accounts.set_password_url(member, request)
-    return {"member": member, "url": url, "qr": accounts.qr_svg(url)}
+    return {"member": member, "url": url, "qr": qr_svg(url)}
 
 
 def _roles_result(
@@ -54,12 +50,12 @@ def _roles_result(
     (it must not sit in the session or the history)."""
     if request.htmx or "new_link" in extra or "new_form" in extra:
         context = _roles_context(tournament, notice=ok, error=error, **extra)
-        return page(request, "tournaments/roles.html", context, partial="role-list")
+        return page(request, "accounts/roles.html", context, partial="role-list")
     if error:
         messages.error(request, error)
     elif ok:
         messages.success(request, ok)
-    return redirect(manage_url("roles", tournament))
+    return redirect("accounts:roles", slug=tournament.slug)
 
 
 @require_POST
@@ -102,7 +98,7 @@ def role_link(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_GET
 @manage_view
 def roles(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return page(request, "tournaments/roles.html", _roles_context(tournament), partial="role-list")
+    return page(request, "accounts/roles.html", _roles_context(tournament), partial="role-list")
 
 
 @require_POST
@@ -128,12 +124,12 @@ def role_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         error = " ".join(str(e) for errors in form.errors.values() for e in errors)
     if request.htmx:
         context = _roles_context(tournament, form=form, notice=ok)
-        return page(request, "tournaments/roles.html", context, partial="role-list")
+        return page(request, "accounts/roles.html", context, partial="role-list")
     if error:
         messages.error(request, error)
     elif ok:
         messages.success(request, ok)
-    return redirect(manage_url("roles", tournament))
+    return redirect("accounts:roles", slug=tournament.slug)
 
 
 @require_POST
@@ -155,65 +151,9 @@ def role_remove(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         error, ok = "", _("Role removed.")
     if request.htmx:
         context = _roles_context(tournament, notice=ok, error=error)
-        return page(request, "tournaments/roles.html", context, partial="role-list")
+        return page(request, "accounts/roles.html", context, partial="role-list")
     if error:
         messages.error(request, error)
     else:
         messages.success(request, ok)
-    return redirect(manage_url("roles", tournament))
-
-
-# -- audit log -------------------------------------------------------------------------------
-
-
-@require_GET
-@manage_view
-def audit_log(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """The log as sentences, newest first, filtered by match, player and kind."""
-    action = request.GET.get("action", "").strip()[:80]
-    matches = list(
-        Match.objects.filter(tournament=tournament)
-        .exclude(side_a=None, side_b=None)
-        .annotate(**Match.side_names())
-    )
-    matches.sort(key=lambda m: (play_order(m.section, m.round), m.position))
-    entries = list(
-        Entry.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__name")
-    )
-    match = next((m for m in matches if m.key == request.GET.get("match")), None)
-    player_id = request.GET.get("player", "")
-    player = next((e for e in entries if str(e.pk) == player_id), None)
-    rows = audit_log_module.filtered(tournament, match=match, player=player, action=action)
-    paginator = Paginator(rows, 100)
-    shown = paginator.get_page(request.GET.get("page"))
-    query = {
-        k: v
-        for k, v in (
-            ("match", match.key if match else ""),
-            ("player", str(player.pk) if player else ""),
-            ("action", action),
-        )
-        if v
-    }
-    context = {
-        "tournament": tournament,
-        "entries": shown,
-        "lines": audit_log_module.lines(tournament, shown.object_list),
-        "actions": [
-            (code, ACTION_LABELS.get(code, code))
-            for code in AuditEntry.objects.filter(tournament=tournament)
-            .order_by("action")
-            .values_list("action", flat=True)
-            .distinct()
-        ],
-        "matches": matches,
-        "players": entries,
-        "action": action,
-        "match": match,
-        "player": player,
-        "query": urlencode(query),
-        "section": "audit",
-    }
-    return page(request, "tournaments/audit.html", context, partial="audit-list")
+    return redirect("accounts:roles", slug=tournament.slug)

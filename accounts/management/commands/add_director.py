@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from tournaments import accounts
+from accounts import services as accounts
 
 
 class Command(BaseCommand):
