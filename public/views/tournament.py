@@ -134,8 +134,8 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
     }
     parts["has_bracket"] = bool(data.matches)
     parts["has_stages"] = bool(data.stages)
-    current = current_stage(data.stages)
-    if current is not None:  # the match length being played now
+    current = current_stage(data.stages) or next(iter(data.planned), None)
+    if current is not None:  # the match length being played now (or first, before the start)
         parts["rules_line"] = rules_summary(current.ruleset_for_round(None))
     parts["format_line"] = data.format_line
     return parts

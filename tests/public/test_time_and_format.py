@@ -115,10 +115,13 @@ def staged_before_the_start(director) -> Tournament:
 
 
 def format_line(client, tournament: Tournament) -> str:
+    """The format and the rules under the public page's title."""
     html = client.get(reverse("public:tournament", kwargs={"slug": tournament.slug})).content
-    found = re.search(r'<p class="t-rules"><strong>(.*?)</strong>', html.decode(), re.S)
+    found = re.search(
+        r'<p class="t-rules"><strong>(.*?)</strong><br>(.*?)</p>', html.decode(), re.S
+    )
     assert found is not None
-    return found.group(1)
+    return f"{found.group(1)} | {found.group(2)}"
 
 
 @pytest.mark.parametrize(
@@ -129,7 +132,10 @@ def format_line(client, tournament: Tournament) -> str:
             "es",
             "Qualifying (Suizo, 4 rondas, pasan los 4 primeros) → Knockout (Eliminación directa)",
         ),
-        ("af", "Qualifying (Switsers, 4 rondtes, die boonste 4 gaan deur) → Knockout (Enkeluitklop)"),
+        (
+            "af",
+            "Qualifying (Switsers, 4 rondtes, die boonste 4 gaan deur) → Knockout (Enkeluitklop)",
+        ),
     ],
 )
 def test_before_the_start_the_format_is_the_stages_as_after(client, director, language, line):
@@ -137,6 +143,7 @@ def test_before_the_start_the_format_is_the_stages_as_after(client, director, la
     Tournament.objects.filter(pk=tournament.pk).update(language=language)
     with translation.override(language):
         before = format_line(client, tournament)
-        assert before == line
+        assert before.startswith(f"{line} | ")
+        assert "250" not in before  # the stages' game to 100, not the tournament's preset
         stage_services.start(tournament=tournament, user=director)
         assert format_line(client, tournament) == before
