@@ -467,7 +467,8 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     ``?panel=<name>`` picks the panel; htmx fetches the next one every few seconds
     (each answer names the one after it, and how many matches had been called to a
     table, so that the tables come next when players are called). Without JavaScript
-    every panel is shown.
+    every panel is shown. The standings list every entrant in pages of at most 16 rows
+    (:mod:`public.standings_pages`): the script turns them, ``?page=n`` shows page n.
     """
     found = live(request, slug)
     rendered = live_pages.group(found, "display", lambda: _display_panels(found.tournament))
