@@ -114,7 +114,7 @@ from engine.teams import (
     score_played,
     score_team_match,
 )
-from engine.timing import time_basis, time_leader
+from engine.timing import points_at_call, time_basis, time_leader
 
 __all__ = [
     "KNOBS",
@@ -167,6 +167,7 @@ __all__ = [
     "parse_request",
     "parse_side",
     "parse_team_request",
+    "points_at_call",
     "preset_names",
     "preview_hand",
     "resolve_rules",

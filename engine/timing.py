@@ -16,10 +16,11 @@ set number of extra hands is played, and only then is the sheet read.
 
 from __future__ import annotations
 
+from engine.games import Pair
 from engine.hands import Side
 from engine.match import MatchSheet
 
-__all__ = ["time_basis", "time_leader"]
+__all__ = ["points_at_call", "time_basis", "time_leader"]
 
 
 def time_basis(sheet: MatchSheet) -> dict[str, list[int] | None]:
@@ -44,3 +45,10 @@ def time_leader(sheet: MatchSheet) -> Side | None:
         if pair is not None and pair[0] != pair[1]:
             return Side.A if pair[0] > pair[1] else Side.B
     return None
+
+
+def points_at_call(sheet: MatchSheet) -> Pair:
+    """The points of a match decided on time, as its sheet shows them: each finished
+    game's total, and the game being played when time was called at its points so far
+    (a finished game's bonuses are in its total; an unfinished one has none)."""
+    return sum((g.total if g.complete else g.points for g in sheet.games), Pair())

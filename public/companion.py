@@ -26,7 +26,9 @@ status, and makes no query. The states, each with its rule:
     is not paired yet, or every match of theirs in a stage still running is played.
 ``out``
     The tournament is over for the player (eliminated, or every match played once the
-    tournament is decided), whatever place they finished in.
+    tournament is decided), whatever place they finished in. While the tournament goes
+    on they are told they are out, with their place; once it is finished, only their
+    place ("Finished: place 2 of 20"): the runner-up is not "out".
 ``champion``
     The player won the tournament (the bracket's champion, or first place once a round
     robin is decided).
@@ -117,11 +119,13 @@ def companion(
         return Companion("done", _("Your match is over: all your matches are played"))
     if kind == "champion" or (n.final and n.place == "1"):
         return Companion("champion", _("Champion"))
-    return _out(view, field_size)
+    return _out(view, field_size, finished=status == Tournament.Status.FINISHED)
 
 
-def _out(view: PlayerView, field_size: int) -> Companion:
+def _out(view: PlayerView, field_size: int, *, finished: bool) -> Companion:
     place = view.next.place
+    if finished:
+        return Companion("out", _finished(place, field_size))
     if place and field_size:
         say = _("You're out: place %(place)s of %(field)s") % {"place": place, "field": field_size}
     elif place:
@@ -129,3 +133,12 @@ def _out(view: PlayerView, field_size: int) -> Companion:
     else:
         say = _("You're out")
     return Companion("out", say)
+
+
+def _finished(place: str, field_size: int) -> str:
+    """The place of a player whose tournament is finished (not "out": it is over for all)."""
+    if place and field_size:
+        return _("Finished: place %(place)s of %(field)s") % {"place": place, "field": field_size}
+    if place:
+        return _("Finished: place %(place)s") % {"place": place}
+    return _("Your tournament is over")

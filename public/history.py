@@ -6,7 +6,9 @@ stage's rounds are named within that stage (its own last round makes "Semifinals
 Swiss rounds and knockout rounds each start from 1), and the stages come in their order.
 A summary is added up from the matches listed (won, lost, games and points of the
 matches played; byes and unplayed matches count for nothing), so it always agrees with
-the list under it.
+the list under it. A match decided on time says so, with its points as its sheet shows
+them (:func:`standings.stats.points_shown`: the game being played when time was called
+counts its points so far).
 
 Like :mod:`public.players`, this works on :class:`standings.data.Results` already loaded
 and makes no queries. What it does not do: decide what the player does next
@@ -17,13 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from standings.data import Results
 from standings.standings import last_rounds, round_title
-from standings.stats import COMPLETE, seed_in
+from standings.stats import COMPLETE, points_shown, seed_in
 from tournaments.models import Match, Stage
 
 Title = Callable[[Match], str]
+Sheet = Any  # the engine's MatchSheet of the match, as standings.data loaded it
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +48,8 @@ class Played:
     points_theirs: int = 0
     forfeit: bool = False
     table: int | None = None
+    on_time: bool = False
+    """Decided on time: its points are the sheet's at the call."""
 
     @property
     def played(self) -> bool:
@@ -137,7 +143,9 @@ def history(
         finished = [m for m in in_order(groups[stage_id], entry_id) if m.status == COMPLETE]
         if not finished:
             continue
-        played = tuple(played_from(m, entry_id, names.title) for m in finished)
+        played = tuple(
+            played_from(m, entry_id, names.title, data.sheets.get(m.pk)) for m in finished
+        )
         name = stage_names.get(stage_id, "") if stage_id is not None else ""
         found.append(StageHistory(name, played, summary(played)))
     return tuple(found), summary([p for group in found for p in group.played])
@@ -173,13 +181,15 @@ def side_of(match: Match, entry_id: int) -> tuple[str, str]:
     return ("A", "B") if match.side_a_id == entry_id else ("B", "A")
 
 
-def played_from(match: Match, entry_id: int, title: Title) -> Played:
+def played_from(match: Match, entry_id: int, title: Title, sheet: Sheet | None = None) -> Played:
+    """``match`` from the player's side; ``sheet``, the engine's (for a match decided on
+    time, whose points are the sheet's at the call)."""
     side, other = side_of(match, entry_id)
     if match.is_bye:
         outcome = "bye" if match.winner_side == side else "void"
         return Played(match.pk, match.key, title(match), outcome)
     opponent = match.entry(other)
-    scores = (match.score_a, match.score_b, match.total_a, match.total_b)
+    scores = (match.score_a, match.score_b, *points_shown(match, sheet))
     games_mine, games_theirs, points_mine, points_theirs = (
         scores if side == "A" else (scores[1], scores[0], scores[3], scores[2])
     )
@@ -196,4 +206,5 @@ def played_from(match: Match, entry_id: int, title: Title) -> Played:
         points_theirs=points_theirs,
         forfeit=match.forfeit,
         table=match.table,
+        on_time=match.decided_on_time and not match.forfeit,
     )

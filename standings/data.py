@@ -55,6 +55,8 @@ class Results:
     waiting: list[Entry] = field(default_factory=list)
     """Entries of a staged tournament in no match yet: a late entry to a running Swiss
     before the next round is paired (they are in its standings, findable, with a page)."""
+    planned: list[Stage] = field(default_factory=list)
+    """Before the start (no match yet), the stages the tournament will be played in."""
 
     def stage_views(self) -> list[StageView]:
         return stage_views(self.tournament, self.stages, self.matches, self.standings)
@@ -67,8 +69,9 @@ class Results:
     def format_line(self) -> str:
         """What the event's format is: its stages in order for a staged tournament
         ("Qualifying (Swiss, 3 rounds, top 4 advance) → Knockout (Single elimination)"),
-        else its bracket's format."""
-        return stages_line(self.stages) if self.stages else format_line(self.tournament)
+        before the start as after it, else its bracket's format."""
+        stages = self.stages or self.planned
+        return stages_line(stages) if stages else format_line(self.tournament)
 
     @property
     def double(self) -> bool:
@@ -80,8 +83,8 @@ class Results:
 
 
 def load(tournament: Tournament) -> Results:
-    """Two queries (two before the bracket exists; one when every match was scored at its
-    current version already), whatever the number of players."""
+    """Two queries (three before the bracket exists: its entries and stages; one when every
+    match was scored at its current version already), whatever the number of players."""
     private = [
         f"{side}__player__{name}" for side in ("side_a", "side_b") for name in PRIVATE_PLAYER_FIELDS
     ]
@@ -95,6 +98,7 @@ def load(tournament: Tournament) -> Results:
     entries: list[Entry] = []
     sheets: dict[int, MatchSheet] = {}
     stages: list[Stage] = []
+    planned: list[Stage] = []
     if matches:
         stages = attach_stages(tournament, matches)
         sheets = _sheets(tournament, matches)
@@ -102,13 +106,14 @@ def load(tournament: Tournament) -> Results:
         entries = list(
             tournament.entries.filter(withdrawn=False).select_related("player").only(*ENTRY_FIELDS)
         )
+        planned = list(Stage.objects.filter(tournament=tournament))
     waiting: list[Entry] = []
     if stages:
         waiting = _waiting(tournament, stages, matches)
         result = overall(tournament, stages, matches, sheets, waiting)
     else:
         result = compute(tournament, matches, sheets)
-    return Results(tournament, matches, result, entries, stages, waiting)
+    return Results(tournament, matches, result, entries, stages, waiting, planned)
 
 
 def _waiting(tournament: Tournament, stages: list[Stage], matches: list[Match]) -> list[Entry]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine import HandKind, MatchSheet, Result, Side
+from engine import HandKind, MatchSheet, Result, Side, points_at_call
 
 if TYPE_CHECKING:
     from tournaments.models import Entry, Match
@@ -83,6 +83,17 @@ def stats_for(entry: Entry) -> PlayerStats:
     """A player's line before they have played: their name and seed, no numbers."""
     page = player_page(entry)
     return PlayerStats(entry.pk, entry.name, entry.seed, entry.withdrawn, player_id=page)
+
+
+def points_shown(match: Match, sheet: MatchSheet | None) -> tuple[int, int]:
+    """A finished match's points (A, B) as its sheet shows them: its stored summary, or
+    for a match decided on time the sheet's points at the call (the game being played
+    then at its points so far: :func:`engine.points_at_call`), not the 0–0 of its
+    finished games."""
+    if match.decided_on_time and not match.forfeit and sheet is not None:
+        at_call = points_at_call(sheet)
+        return at_call.a, at_call.b
+    return match.total_a, match.total_b
 
 
 def player_stats(matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> dict[int, PlayerStats]:

@@ -42,6 +42,7 @@ from public.live import (
     unpacked,
     visitor_tag,
 )
+from public.standings_pages import pages_shown, standings_pages
 from scoring import calls as director_calls
 from standings.board import LiveTable, bracket_sections, cross_table, late_rounds, live_tables
 from standings.data import Results, format_line, load, team_members
@@ -57,7 +58,6 @@ PAGE = "public/tournament.html"
 DISPLAY = "public/display.html"
 PAGE_PARTS = ("bracket", "standings")
 DISPLAY_MAX_CROSS_TABLE = 12
-DISPLAY_MAX_ROWS = 16
 DISPLAY_TABLES_PER_PANEL = 12
 DISPLAY_SECONDS = 12  # each projector panel stays this long
 
@@ -134,8 +134,8 @@ def _page_regions(tournament: Tournament) -> dict[str, Any]:
     }
     parts["has_bracket"] = bool(data.matches)
     parts["has_stages"] = bool(data.stages)
-    current = current_stage(data.stages)
-    if current is not None:  # the match length being played now
+    current = current_stage(data.stages) or next(iter(data.planned), None)
+    if current is not None:  # the match length being played now (or first, before the start)
         parts["rules_line"] = rules_summary(current.ruleset_for_round(None))
     parts["format_line"] = data.format_line
     return parts
@@ -354,8 +354,8 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
     context.update(
         panels=panels,
         queued=queued,
-        top_rows=data.standings.rows[:DISPLAY_MAX_ROWS],
-        more_rows=max(0, len(data.standings.rows) - DISPLAY_MAX_ROWS),
+        standings_pages=standings_pages(data.standings.rows),
+        shown_page=1,
         called=calls,
         display_seconds=DISPLAY_SECONDS,
         # Tables waiting for the director (scoring.calls): a badge on every panel.
@@ -368,27 +368,52 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
     tables = {_table_panel(n): page for n, page in enumerate(_table_pages(seated), 1)}
     bodies, wrapped = {}, {}
     for index, panel in enumerate(panels):
-        extra = {
-            "panel": panel,
-            "next_panel": panels[(index + 1) % len(panels)],
-            "tables": tables.get(panel.name, []),
-            "first_tables": panel.name == "tables",
-        }
-        with_panel = {**context, **extra}
-        body = _render(None, f"{DISPLAY}#panel-body", with_panel)
-        bodies[panel.name] = packed(body)
-        wrapped[panel.name] = packed(
-            _render(None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(body)})
+        after = panels[(index + 1) % len(panels)]
+        bodies[panel.name], wrapped[panel.name] = _panel(
+            context, panel, after, tables=tables.get(panel.name, [])
         )
     current = current_stage(data.stages)
     return {
         "panels": panels,
         "bodies": bodies,
         "wrapped": wrapped,
+        "standings_pages": _later_pages(context, panels),
         "called": calls,
         "stage": current.name if current is not None else "",
         "clock_end": current.clock_end_ms if current is not None else None,
         "clock_ends_at": current.clock_ends_at if current is not None else None,
+    }
+
+
+def _panel(
+    context: dict[str, Any], panel: Panel, after: Panel, **extra: Any
+) -> tuple[bytes, bytes]:
+    """A panel's body, and the body wrapped in the region that fetches ``after`` next."""
+    with_panel = {
+        **context,
+        "panel": panel,
+        "next_panel": after,
+        "tables": [],
+        "first_tables": panel.name == "tables",
+        **extra,
+    }
+    body = _render(None, f"{DISPLAY}#panel-body", with_panel)
+    region = _render(None, f"{DISPLAY}#display-panel", {**with_panel, "body": mark_safe(body)})
+    return packed(body), packed(region)
+
+
+def _later_pages(context: dict[str, Any], panels: list[Panel]) -> dict[int, tuple[bytes, bytes]]:
+    """The standings panel showing only its page ``n`` (body, wrapped), for each page after
+    the first: what the links of a projector without JavaScript lead to (``?page=n``)."""
+    names = [p.name for p in panels]
+    pages = context["standings_pages"]
+    if "standings" not in names or len(pages) < 2:
+        return {}
+    index = names.index("standings")
+    panel, after = panels[index], panels[(index + 1) % len(panels)]
+    return {
+        page.number: _panel(context, panel, after, standings_pages=[page], shown_page=page.number)
+        for page in pages[1:]
     }
 
 
@@ -421,11 +446,13 @@ def _display_panel(request: HttpRequest, parts: dict[str, Any]) -> Panel:
 
 def _display_what(request: HttpRequest) -> str:
     """What a projector request asks for, for its ``ETag``: the page or a panel, and the
-    query that picks the panel (which one, how many calls the projector saw last)."""
+    query that picks the panel (which one, how many calls the projector saw last, which
+    page of the standings)."""
     what = "panel" if request.htmx else "display"
     panel = re.sub(r"[^a-z0-9-]", "", request.GET.get("panel", "")[:40])
     seen = re.sub(r"[^0-9]", "", request.GET.get("called", "")[:12])
-    return f"{what}.{panel}.{seen}"
+    page = re.sub(r"[^0-9]", "", request.GET.get("page", "")[:6])
+    return f"{what}.{panel}.{seen}.{page}"
 
 
 def _display_etag(request: HttpRequest, slug: str) -> str:
@@ -440,7 +467,8 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     ``?panel=<name>`` picks the panel; htmx fetches the next one every few seconds
     (each answer names the one after it, and how many matches had been called to a
     table, so that the tables come next when players are called). Without JavaScript
-    every panel is shown.
+    every panel is shown. The standings list every entrant in pages of at most 16 rows
+    (:mod:`public.standings_pages`): the script turns them, ``?page=n`` shows page n.
     """
     found = live(request, slug)
     rendered = live_pages.group(found, "display", lambda: _display_panels(found.tournament))
@@ -449,14 +477,15 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     unchanged = not_modified(request, found, _display_what(request), rendered.tag)
     if unchanged is not None:
         return unchanged
+    bodies, wrapped = pages_shown(request, parts)
     if request.htmx:
-        response = sent(request, parts["wrapped"][panel.name])
+        response = sent(request, wrapped[panel.name])
     else:
         context = {
             "tournament": found.tournament,
-            "panel_html": mark_safe(unpacked(parts["wrapped"][panel.name])),
+            "panel_html": mark_safe(unpacked(wrapped[panel.name])),
             "other_bodies": [
-                mark_safe(unpacked(parts["bodies"][p.name])) for p in parts["panels"] if p != panel
+                mark_safe(unpacked(bodies[p.name])) for p in parts["panels"] if p != panel
             ],
             # .get: a render cached by a version of the site from before stages lacks these.
             "stage": parts.get("stage", ""),

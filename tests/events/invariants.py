@@ -262,31 +262,38 @@ def standings_pdf(event: Event, now: State) -> list[Problem]:
     return problems
 
 
+PROJECTOR_ROWS = 16
+"""The most rows a page of the projector's standings holds."""
+
+
 def projector(event: Event, now: State, json_places: dict[str, str]) -> list[Problem]:
-    response = event.visitor.get(event.url("public:display"), {"panel": "standings"})
+    """The projector's standings, paged through as a projector without JavaScript pages
+    them (each page's link): every entrant on exactly one page, no page over
+    :data:`PROJECTOR_ROWS` rows, each with the place ``standings.json`` gives."""
+    url = event.url("public:display")
+    response = event.visitor.get(url, {"panel": "standings"})
     if response.status_code != 200:
         return [Problem("projector", "", f"answers {response.status_code}")]
-    page = response.content.decode()
-    start = page.find("pj-panel-standings")
-    panel = page[start : page.find("</section>", start)] if start >= 0 else ""
-    rows = re.findall(
-        r'<td class="num place">(.*?)</td>\s*<td class="player">(.*?)</td>', panel, re.S
-    )
-    more = re.search(r'class="pj-more">\D*(\d+)', panel)
-    shown = [
-        (text_of(re.sub(r'<span class="seed">.*?</span>', "", name)), text_of(label))
-        for label, name in rows
-    ]
+    pages = _projector_pages(response.content.decode())
     problems = []
-    total = len(shown) + (int(more.group(1)) if more else 0)
-    if total != len(now.entrants):
-        problems.append(
-            Problem(
-                "projector", "", f"{total} players in its standings, {len(now.entrants)} entrants"
-            )
-        )
+    for number in range(2, len(pages) + 1):  # each later page as its link shows it
+        later = event.visitor.get(url, {"panel": "standings", "page": number})
+        shown = _projector_pages(later.content.decode())
+        if later.status_code != 200 or list(shown) != [number] or shown[number] != pages[number]:
+            problems.append(Problem("projector", "", f"page {number}'s link shows another page"))
+    if list(pages) != list(range(1, len(pages) + 1)):
+        problems.append(Problem("projector", "", f"pages numbered {list(pages)}"))
+    for number, rows in pages.items():
+        if len(rows) > PROJECTOR_ROWS:
+            problems.append(Problem("projector", "", f"page {number} has {len(rows)} rows"))
+    listed = Counter(name for rows in pages.values() for name, _label in rows)
     known = {e.name for e in now.entrants}
-    for name, label in shown:
+    for entry in now.entrants:
+        if listed[entry.name] != 1:
+            problems.append(
+                Problem("projector", entry.name, f"on {listed[entry.name]} pages, not 1")
+            )
+    for name, label in (row for rows in pages.values() for row in rows):
         if name not in known:
             problems.append(Problem("projector", name, "listed but not an entrant"))
         elif json_places and (json_places.get(name) or "–") != (label or "–"):
@@ -297,6 +304,72 @@ def projector(event: Event, now: State, json_places: dict[str, str]) -> list[Pro
             )
         elif now.finished and label in ("", "–"):
             problems.append(Problem("projector", name, "no place in a finished event"))
+    return problems
+
+
+def _projector_pages(page: str) -> dict[int, list[tuple[str, str]]]:
+    """The pages of the projector's standings panel in ``page``: (name, place label) rows
+    by page number (``data-page``)."""
+    start = page.find("pj-panel-standings")
+    panel = page[start : page.find("</section>", start)] if start >= 0 else ""
+    pages: dict[int, list[tuple[str, str]]] = {}
+    for number, body in re.findall(
+        r'<div class="pj-page" data-page="(\d+)"[^>]*>(.*?)</div>', panel, re.S
+    ):
+        rows = re.findall(
+            r'<td class="num place">(.*?)</td>\s*<td class="player">(.*?)</td>', body, re.S
+        )
+        pages[int(number)] = [
+            (text_of(re.sub(r'<span class="seed">.*?</span>', "", name)), text_of(label))
+            for label, name in rows
+        ]
+    return pages
+
+
+def time_decisions(event: Event, now: State) -> list[Problem]:
+    """Each match decided on time, on both players' pages: said so, with the games and the
+    points its sheet shows (the match total and the game being played at the call)."""
+    problems = []
+    decided = Match.objects.filter(
+        tournament=event.tournament, decided_on_time=True, forfeit=False, status="complete"
+    )
+    for match in decided:
+        sheet_url = event.url("scoring:match-sheet", match_id=match.pk)
+        sheet = event.visitor.get(sheet_url).content.decode()
+        won = re.search(r'class="match-score">(\d+)–(\d+)<', sheet)
+        total = re.search(r'<tr class="match-row">\s*<td>(\d+)</td>.*?<td>(\d+)</td>', sheet, re.S)
+        playing = re.findall(
+            r'<tr class="game current">\s*<td[^>]*>(\d+)</td>.*?<td[^>]*>(\d+)</td>', sheet, re.S
+        )
+        if won is None or total is None:
+            problems.append(Problem("match sheet", match.key, "no score"))
+            continue
+        points = [int(total.group(1)), int(total.group(2))]
+        for a, b in playing:  # the game being played at the call (not closed)
+            points = [points[0] + int(a), points[1] + int(b)]
+        for side, entry_id in (("A", match.side_a_id), ("B", match.side_b_id)):
+            page = event.visitor.get(event.url("public:player", entry_id=entry_id)).content.decode()
+            start = page.find(f'href="{sheet_url}"')
+            row = page[start : page.find("</li>", start)] if start >= 0 else ""
+            games = re.search(r'class="pv-games">(\d+)–(\d+)', row)
+            shown = re.search(r'class="pv-points">(\d+)–(\d+)', row)
+            mine = (0, 1) if side == "A" else (1, 0)
+            wanted_games = (int(won.group(mine[0] + 1)), int(won.group(mine[1] + 1)))
+            wanted = (points[mine[0]], points[mine[1]])
+            got = (
+                (int(games.group(1)), int(games.group(2))) if games else None,
+                (int(shown.group(1)), int(shown.group(2))) if shown else None,
+            )
+            if got != (wanted_games, wanted) or "decided on time" not in row:
+                problems.append(
+                    Problem(
+                        "player page",
+                        match.key,
+                        f"side {side}: games {got[0]}, points {got[1]}"
+                        f"{'' if 'decided on time' in row else ', not said decided on time'}; "
+                        f"its sheet {wanted_games}, {wanted}",
+                    )
+                )
     return problems
 
 
@@ -570,6 +643,7 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += json_problems + csv_problems + agree("standings.csv", csv_places, json_places)
     problems += standings_pdf(event, now) + projector(event, now, json_places)
     problems += club_pages(event, now, json_rows)
+    problems += time_decisions(event, now)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
     problems += entered_once(event, now)
     return problems + mirror(event)

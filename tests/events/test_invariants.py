@@ -9,11 +9,13 @@ from dataclasses import replace
 import pytest
 from django.db.models import F
 
+from public.views import tournament as public_views
 from standings import data as public_data
 from tournaments.models import Match
 
 from .driver import Event, Hands, names
 from .invariants import check
+from .problems import Problem
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +64,20 @@ def test_a_player_left_out_of_the_standings_is_missed_everywhere(
     assert {"public page", "standings.json", "standings.csv", "standings PDF"} <= (
         surfaces(problems)
     ), problems
-    assert any(p.surface == "projector" and "3 players" in p.what for p in problems), problems
+    assert Problem("projector", next(iter(left_out)), "on 0 pages, not 1") in problems, problems
+
+
+def test_a_projector_page_left_out_is_missed(director_client, tmp_path, monkeypatch):
+    """The projector's standings as they were before issue 41 (the first 16 rows, "and N
+    more"): here, pages of two rows with only the first shown to the projector."""
+    from public import standings_pages
+
+    event = played(director_client)
+    paged = standings_pages.standings_pages
+    monkeypatch.setattr(standings_pages, "ROWS_PER_PAGE", 2)
+    monkeypatch.setattr(public_views, "standings_pages", lambda rows: paged(rows)[:1])
+    problems = [p for p in check(event, tmp_path) if p.surface == "projector"]
+    assert problems and all(p.what == "on 0 pages, not 1" for p in problems), problems
 
 
 def test_a_clean_event_then_a_stored_total_that_its_hands_do_not_give(director_client, tmp_path):

@@ -116,11 +116,33 @@ def test_waiting_for_an_opponent_before_the_first_match(client):
     assert (state, said) == ("waiting", "Wait: your opponent is not known yet")
 
 
-def test_out_with_place_and_field_and_champion(client):
-    t = play_out(field(NAMES[:4]), winner=better_seed, hands=quick_match)
-    assert state_of(client, t, 1) == ("champion", "Champion")
-    assert state_of(client, t, 2) == ("out", "You&#x27;re out: place 2 of 4")
+def test_out_while_it_goes_on_then_finished_with_place_and_field_and_champion(client):
+    t = field(NAMES[:4])
+    play_match(match_of(t, 1), "A", quick_match)  # seed 4 is out of the semifinal
     assert state_of(client, t, 4) == ("out", "You&#x27;re out: place 3–4 of 4")
+    t = play_out(t, winner=better_seed, hands=quick_match)
+    assert state_of(client, t, 1) == ("champion", "Champion")
+    # Once the tournament is finished, a finisher is told their place, not that they are out.
+    assert state_of(client, t, 2) == ("out", "Finished: place 2 of 4")
+    assert state_of(client, t, 4) == ("out", "Finished: place 3–4 of 4")
+
+
+@pytest.mark.parametrize(
+    ("language", "finished", "out"),
+    [
+        ("en", "Finished: place 2 of 4", "You&#x27;re out: place 3–4 of 4"),
+        ("es", "Torneo terminado: puesto 2 de 4", "Estás eliminado: puesto 3–4 de 4"),
+        ("af", "Klaar: plek 2 van 4", "Jy is uit: plek 3–4 van 4"),
+    ],
+)
+def test_the_runner_up_is_told_their_place_in_every_language(client, language, finished, out):
+    t = field(NAMES[:4])
+    Tournament.objects.filter(pk=t.pk).update(language=language)
+    play_match(match_of(t, 1), "A", quick_match)
+    with translation.override(language):
+        assert state_of(client, t, 4) == ("out", out)
+        t = play_out(t, winner=better_seed, hands=quick_match)
+        assert state_of(client, t, 2) == ("out", finished)
 
 
 def test_the_round_robin_player_with_every_match_played_is_done_until_it_ends(client):

@@ -139,3 +139,17 @@ def test_a_swiss_match_page_names_its_table_once(client, director):
     html = client.get(url).content.decode()
     assert f"Round 1 · Match {match.position} · Table {match.table}" in html
     assert f"Table {match.position} · Table {match.table}" not in html
+
+
+def test_points_at_call_are_the_finished_games_totals_and_the_current_games_points():
+    from engine import points_at_call
+
+    # Game 1 to A (gin 25 + 98 = 123 and its bonuses in its total), game 2: B's knock of 58.
+    sheet = score_match(
+        TO_100_BEST_OF_3, [HandData("gin", "A", None, 98).to_input(), knock("B", 1, 59)], Side.A
+    )
+    first = sheet.games[0]
+    assert first.complete and not sheet.games[1].complete
+    at_call = points_at_call(sheet)
+    assert (at_call.a, at_call.b) == (first.total.a, first.total.b + 58)
+    assert points_at_call(score_match(TO_100_BEST_OF_3, [knock("A", 2, 32)], Side.A)).a == 30
