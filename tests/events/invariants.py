@@ -35,6 +35,7 @@ from tournaments.models import Entry, Match, Player, Stage, TeamMember, Tourname
 from .driver import Event, text_of
 from .mirror import mirror
 from .problems import Problem, first_difference
+from .repeats import made_once
 
 
 @dataclass(frozen=True)
@@ -540,4 +541,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += standings_pdf(event, now) + projector(event, now, json_places)
     problems += club_pages(event, now, json_rows)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
+    problems += made_once(event)
     return problems + mirror(event)
