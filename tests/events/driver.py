@@ -149,8 +149,9 @@ class Event:
     """The hands each match should hold, in order, as the phones had them stored."""
     resends: int = 0
     clashes: int = 0
+    repeats_sent: int = 0
     repeats_asked: int = 0
-    """Creation forms sent again from a second render and asked about (issue 41)."""
+    """Creation forms sent again from a second render, and of those asked about (issue 41)."""
     published: Any = None
     """What the club's server had at the last check (:class:`tests.events.mirror.Published`),
     None before the first."""
@@ -207,6 +208,7 @@ class Event:
         (:func:`tests.events.repeats.made_once` counts what exists)."""
         page = text_of(self.post(self.director, path, {**data, FIELD: new_id()}).content.decode())
         asked = "make another?" in page
+        self.repeats_sent += 1
         self.repeats_asked += asked
         self.note(f"sent {path} again: {'asked' if asked else 'not asked'}")
 

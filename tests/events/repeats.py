@@ -1,7 +1,7 @@
 """Issue 41's invariant: a creation form the director sent again from a second render
-(Back and submit, :meth:`.driver.Event.back_and_submit`) made nothing more. The event's
-tournament is the only one of its name and date, and no two of its stages are the same
-stage."""
+(Back and submit, :meth:`.driver.Event.back_and_submit`) was asked about and made nothing
+more: the event's tournament is the only one of its name and date, and no two of its stages
+are the same stage."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ SAME_STAGE = ("name", "kind", "rounds", "pool_size", "advance", "third_place")
 def made_once(event: Event) -> list[Problem]:
     tournament = event.tournament
     problems = []
+    if event.repeats_asked != event.repeats_sent:
+        sent, asked = event.repeats_sent, event.repeats_asked
+        problems.append(Problem("creation forms", "", f"sent again {sent} times, asked {asked}"))
     twins = Tournament.objects.filter(name=tournament.name, date=tournament.date).count()
     if twins != 1:
         problems.append(
