@@ -259,3 +259,16 @@ def test_a_tokens_secret_is_never_stored_nor_shown_again():
 def test_how_long_ago(seconds, said):
     with translation.override("en"):
         assert repeats.ago(datetime.timedelta(seconds=seconds)) == said
+
+
+def test_the_stage_question_as_the_stages_region():
+    """Through htmx the question comes back in the Stages page's region, not a whole page."""
+    form = FORMS[2]
+    user = make_director()
+    client = tab(user)
+    send(client, form, user)
+    fragment = client.post(
+        form.path(user), {**form.data, FIELD: new_id()}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert 'id="stages"' in fragment and "<html" not in fragment
+    assert "make another?" in fragment and form.made(user).count() == 1
