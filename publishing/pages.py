@@ -17,6 +17,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,7 +26,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import audit
 from tournaments.permissions import is_club_admin
 from tournaments.views.base import director_view, login_redirect, page
+from web import repeats
 from web.qr import qr_svg
+from web.submissions import shows_a_secret
 
 from .models import Destination, PublishToken
 from .sending import published
@@ -104,6 +107,7 @@ def _tokens_page(request: HttpRequest, status: int = 200, **extra: Any) -> HttpR
 
 @require_http_methods(["GET", "POST"])
 @director_view
+@shows_a_secret
 def tokens(request: HttpRequest) -> HttpResponse:
     """GET: the director's tokens. POST: a new one, shown on this answer only."""
     if request.method != "POST":
@@ -111,10 +115,44 @@ def tokens(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST)
     if not form.is_valid():
         return _tokens_page(request, form=form, status=400)
-    token, secret = make_token(user=request.user, label=form.cleaned_data["label"])
+    label = form.cleaned_data["label"]
+
+    def find(seen: int) -> repeats.Made | None:
+        return _same_token(request.user, label, seen)
+
+    try:
+        with repeats.guard(PublishToken, seen=repeats.besides(request), find=find):
+            token, secret = make_token(user=request.user, label=label)
+    except repeats.Repeat as repeat:
+        # Asked, never shown again: the token made is named by its first characters only.
+        return _tokens_page(request, form=form, **repeats.question(repeat.made))
     response = _tokens_page(request, new_token=token, secret=secret, qr=qr_svg(secret))
     add_never_cache_headers(response)  # Cache-Control: no-store among others
     return response
+
+
+def _same_token(user: Any, label: str, seen: int) -> repeats.Made | None:
+    """The director's newest live token of the same label made lately (after ``seen``)."""
+    found = (
+        PublishToken.objects.filter(
+            user=user,
+            label=label[:60],
+            revoked_at__isnull=True,
+            created_at__gte=repeats.since(),
+            pk__gt=seen,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if found is None:
+        return None
+    name = f"{found.label} ({found.prefix}…)" if found.label else f"{found.prefix}…"
+    return repeats.Made(
+        pk=found.pk,
+        name=name,
+        at=found.created_at,
+        url=f"{reverse('publishing:tokens')}#token-{found.pk}",
+    )
 
 
 @require_POST

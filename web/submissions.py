@@ -89,6 +89,14 @@ def keeps_own_submissions(view: Callable[..., HttpResponse]) -> Callable[..., Ht
     return view
 
 
+def shows_a_secret(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark a POST view whose answer shows a secret once (a new publishing token): the
+    middleware records nothing for it, so the secret is never stored nor shown again; the
+    view answers a resend itself (:mod:`web.repeats` asks before making a second)."""
+    view.submission_kept = True  # type: ignore[attr-defined]
+    return view
+
+
 def submission_exempt(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Mark a POST view that writes nothing and answers what it is sent each time (a live
     preview posts the form it sits in, submission id and all, at every change): its

@@ -6,11 +6,14 @@ tournaments they direct)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods
@@ -21,6 +24,7 @@ from club.models import Season
 from club.season_archive import dumps, export_season
 from club.season_data import season_table
 from tournaments.permissions import is_director
+from web import repeats
 
 
 @require_GET
@@ -74,15 +78,47 @@ def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _season_form(request: HttpRequest, season: Season) -> HttpResponse:
     form = SeasonForm(request.POST or None, instance=season, user=request.user)
+    context: dict[str, Any] = {"form": form, "season": season}
     if request.method == "POST" and form.is_valid():
         season = form.save(commit=False)
         season.placing_points = form.cleaned_data["placing_points_text"]
-        services.save_season(
-            season=season, tournaments=list(form.cleaned_data["tournaments"]), user=request.user
-        )
-        messages.success(request, _("Season saved."))
-        return redirect("club:season", slug=season.slug)
-    return render(request, "club/season_form.html", {"form": form, "season": season})
+        adding = season.pk is None
+
+        def find(seen: int) -> repeats.Made | None:
+            return _same_season(request.user, season.name, seen) if adding else None
+
+        try:
+            with repeats.guard(Season, seen=repeats.besides(request), find=find):
+                services.save_season(
+                    season=season,
+                    tournaments=list(form.cleaned_data["tournaments"]),
+                    user=request.user,
+                )
+        except repeats.Repeat as repeat:
+            context.update(repeats.question(repeat.made))
+        else:
+            messages.success(request, _("Season saved."))
+            return redirect("club:season", slug=season.slug)
+    return render(request, "club/season_form.html", context)
+
+
+def _same_season(user: Any, name: str, seen: int) -> repeats.Made | None:
+    """The newest season of the same name any director made lately (after ``seen``)."""
+    found = (
+        Season.objects.filter(name__iexact=name.strip(), created__gte=repeats.since(), pk__gt=seen)
+        .select_related("owner")
+        .order_by("-pk")
+        .first()
+    )
+    if found is None:
+        return None
+    return repeats.Made(
+        pk=found.pk,
+        name=found.name,
+        at=found.created,
+        url=reverse("club:season", args=[found.slug]),
+        by="" if found.owner_id == user.pk else found.owner.get_username(),
+    )
 
 
 @require_GET

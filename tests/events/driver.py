@@ -23,6 +23,7 @@ from django.urls import NoReverseMatch, resolve, reverse
 
 from tests.scoring.helpers import hidden_fields
 from tournaments.models import Entry, Match, Stage, Tournament
+from web.submissions import FIELD, new_id
 
 VERSION = re.compile(r'name="version" value="([^"]*)"')
 NUMBER = re.compile(r'name="number" value="(\d*)"')
@@ -151,6 +152,9 @@ class Event:
     """The hands each match should hold, in order, as the phones had them stored."""
     resends: int = 0
     clashes: int = 0
+    repeats_sent: int = 0
+    repeats_asked: int = 0
+    """Creation forms sent again from a second render, and of those asked about (issue 41)."""
     published: Any = None
     """What the club's server had at the last check (:class:`tests.events.mirror.Published`),
     None before the first."""
@@ -194,10 +198,22 @@ class Event:
             "bracket_kind": "single_elimination",
             **fields,
         }
-        response = self.director.post(reverse("tournaments:tournament-create"), data)
+        path = reverse("tournaments:tournament-create")
+        response = self.director.post(path, {**data, FIELD: new_id()})
         assert response.status_code == 302, response.content.decode()[:3000]
         self.slug = resolve(path_of(response["Location"])).kwargs["slug"]
         self.note(f"created {name} ({preset})")
+        self.back_and_submit(path, data)
+
+    def back_and_submit(self, path: str, data: dict[str, Any]) -> None:
+        """The director goes Back to the creation form and sends it again (issue 41): a
+        second render, its own submission id. It asks, and makes nothing
+        (:func:`tests.events.repeats.made_once` counts what exists)."""
+        page = text_of(self.post(self.director, path, {**data, FIELD: new_id()}).content.decode())
+        asked = "make another?" in page
+        self.repeats_sent += 1
+        self.repeats_asked += asked
+        self.note(f"sent {path} again: {'asked' if asked else 'not asked'}")
 
     def register(self, name: str) -> Entry:
         """A new player, into the registry and the tournament, from Registration."""
@@ -287,8 +303,10 @@ class Event:
 
     def add_stage(self, **fields: Any) -> None:
         data = {"tiebreak_1": "match_points", **fields}
-        self.ok(self.post(self.director, self.url("tournaments:stage-add"), data), "added")
+        path = self.url("tournaments:stage-add")
+        self.ok(self.post(self.director, path, {**data, FIELD: new_id()}), "added")
         self.note(f"stage added: {fields}")
+        self.back_and_submit(path, data)
 
     def stage(self, number: int) -> Stage:
         return Stage.objects.get(tournament__slug=self.slug, number=number)

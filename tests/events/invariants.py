@@ -35,6 +35,7 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Stage, TeamMemb
 from .driver import Event, text_of
 from .mirror import mirror
 from .problems import Problem, first_difference
+from .repeats import made_once
 
 
 @dataclass(frozen=True)
@@ -646,4 +647,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += time_decisions(event, now)
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
     problems += entered_once(event, now)
+    problems += made_once(event)
     return problems + mirror(event)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine import PRESETS, resolve_rules
+from web import repeats
 
 from .. import organising
 from ..forms import (
@@ -20,6 +21,7 @@ from ..forms import (
 )
 from ..models import Tournament
 from ..models.tournaments import DEFAULT_PRESET
+from ..permissions import can_direct
 from ..rules_text import rules_summary
 from .base import (
     director_view,
@@ -36,15 +38,47 @@ from .base import (
 @director_view
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
+    context: dict[str, Any] = {}
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+
+        def find(seen: int) -> repeats.Made | None:
+            return _same_tournament(request.user, data["name"], data["date"], seen)
+
         try:
-            tournament = organising.create_tournament(owner=request.user, data=form.cleaned_data)
+            with repeats.guard(Tournament, seen=repeats.besides(request), find=find):
+                tournament = organising.create_tournament(owner=request.user, data=data)
+        except repeats.Repeat as repeat:
+            context = repeats.question(repeat.made)
         except ValidationError as error:
             form.add_error(None, error)
         else:
             messages.success(request, _("Tournament created. Now register the players."))
             return redirect(manage_url("entry-list", tournament))
-    return page(request, "tournaments/setup.html", _setup_context(form, None))
+    return page(request, "tournaments/setup.html", {**_setup_context(form, None), **context})
+
+
+def _same_tournament(user: Any, name: str, date: Any, seen: int) -> repeats.Made | None:
+    """The newest tournament of the same name and date any director made lately (after
+    the one ``seen``): almost surely the same night entered twice."""
+    found = (
+        Tournament.objects.filter(
+            name__iexact=name.strip(), date=date, created__gte=repeats.since(), pk__gt=seen
+        )
+        .select_related("owner")
+        .order_by("-pk")
+        .first()
+    )
+    if found is None:
+        return None
+    mine = found.owner_id == user.pk
+    return repeats.Made(
+        pk=found.pk,
+        name=found.name,
+        at=found.created,
+        url=manage_url("tournament-setup", found) if can_direct(user, found) else "",
+        by="" if mine else found.owner.get_username(),
+    )
 
 
 def _setup_context(form: TournamentForm, tournament: Tournament | None) -> dict[str, Any]:

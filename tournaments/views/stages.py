@@ -17,9 +17,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from engine import resolve_rules
+from web import repeats
 from web.numbers import integer_in
 
-from ..models import Entry, Match, Stage, Tournament
+from ..models import AuditEntry, Entry, Match, Stage, Tournament
 from ..models.stages import MAX_SWISS_ROUNDS
 from ..rules_text import rules_summary
 from ..stages import services as stage_services
@@ -175,13 +176,54 @@ def stage_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             return page(request, TEMPLATE, context, partial="stages", status=422)
         return page(request, TEMPLATE, stages_context(tournament, form=form), status=422)
 
+    arguments = form.service_arguments()
+
+    def find(seen: int) -> repeats.Made | None:
+        return _same_stage(tournament, request.user, arguments, seen)
+
     def run() -> str:
-        stage = stage_services.add_stage(
-            tournament=tournament, user=request.user, **form.service_arguments()
-        )
+        with repeats.guard(Stage, seen=repeats.besides(request), find=find):
+            stage = stage_services.add_stage(tournament=tournament, user=request.user, **arguments)
         return _("Stage %(number)d added: %(name)s.") % {"number": stage.number, "name": stage}
 
-    return result(request, tournament, run)
+    try:
+        return result(request, tournament, run)
+    except repeats.Repeat as repeat:
+        context = stages_context(tournament, form=form, **repeats.question(repeat.made))
+        return page(request, TEMPLATE, context, partial="stages")
+
+
+IDENTICAL = ("kind", "rounds", "pool_size", "advance", "third_place", "tiebreaks")
+"""What makes two stages of a tournament the same stage added twice, with the name."""
+
+
+def _same_stage(
+    tournament: Tournament, user: Any, arguments: dict[str, Any], seen: int
+) -> repeats.Made | None:
+    """The newest stage of ``tournament`` added lately (after ``seen``) as ``arguments``
+    would add it. A stage keeps no creation time: its audit row has it, and who added it."""
+    added = AuditEntry.objects.filter(
+        tournament=tournament, action="stage added", object_type="stage", at__gte=repeats.since()
+    ).values_list("object_id", "at", "user_id", "user__username")
+    rows = {int(pk): row for pk, *row in added if pk.isdigit() and int(pk) > seen}
+    kind = Stage.Kind(arguments["kind"])
+    expected = {
+        **arguments,
+        "rounds": arguments["rounds"] if kind == Stage.Kind.SWISS else None,
+        "pool_size": arguments["pool_size"] if kind == Stage.Kind.ROUND_ROBIN else None,
+    }
+    name = arguments["name"] or str(kind.label)
+    for stage in tournament.stages.filter(pk__in=rows, name=name).order_by("-pk"):
+        if all(getattr(stage, field) == expected[field] for field in IDENTICAL):
+            at, by_id, by_name = rows[stage.pk]
+            return repeats.Made(
+                pk=stage.pk,
+                name=stage.name,
+                at=at,
+                url=f"{manage_url('stages', tournament)}#stage-{stage.number}",
+                by="" if by_id == user.pk else (by_name or ""),
+            )
+    return None
 
 
 @require_POST
