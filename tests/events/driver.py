@@ -284,9 +284,19 @@ class Event:
         self.ok(self.post(self.director, url, {"minutes": minutes}), "clock runs")
 
     def call_time(self, stage: Stage) -> str:
-        """Time called, decide now: the leaders win; the level ones are the director's."""
+        """Time called, decide now: the leaders win; the level ones are the director's.
+        With time left on the round clock the site asks first (issue 41): "0:13 left on
+        the clock: decide these matches now?", and the director says yes on its form."""
         url = self.url("scoring:stage-time", stage_id=stage.pk)
-        page = self.ok(self.post(self.director, url, {"procedure": "leader"}), "Decided on time")
+        answer = self.post(self.director, url, {"procedure": "leader"})
+        asked = answer.content.decode()
+        if Stage.objects.get(pk=stage.pk).clock_ends_at is not None:
+            said = text_of(asked)
+            question = r"\d+:\d\d left on the clock: decide these matches now\?"
+            assert re.search(question, said), said[:1500]
+            assert not Stage.objects.get(pk=stage.pk).time_called, "time called unasked"
+            answer = self.post(self.director, url, hidden_fields(asked, url))
+        page = self.ok(answer, "Decided on time")
         self.note(f"time called in {stage}")
         return text_of(page)
 
