@@ -117,6 +117,7 @@ def test_a_director_is_refused_too_and_told_how_to_give_it_a_table(client):
     response = client.post(url, post_data(1, knock()))
     assert response.status_code == 409
     page = response.content.decode()
+    assert "This match waits for a table. Its players read:" in page
     assert "Wait for a table: you are first in the queue." in page
     assert reverse("tournaments:round-control", kwargs={"slug": tournament.slug}) in page
     assert not Hand.objects.filter(match=queued).exists()
