@@ -60,6 +60,11 @@ class HandResent(HandConflict):
         self.number = number
 
 
+class WaitingForTable(HandConflict):
+    """The match is queued: its players are known but no table is free for it yet. Nothing
+    is played there until it has a table (the director sends it to one, or one frees)."""
+
+
 class TournamentLockNeeded(Exception):
     """Raised by :func:`record_hand` with ``locked=True``, before any write, when the hand
     would lock the rules (the tournament's first hand) but the caller locked only the
@@ -106,13 +111,25 @@ def locked_match(match: Match) -> Match:
     return match
 
 
+def waiting_for_table(match: Match) -> bool:
+    """Whether ``match`` is in the queue: both players known, not decided, and no table yet.
+    A queued match is not played: a hand stored there would put it "in play" nowhere."""
+    return (
+        match.has_both_sides
+        and match.table is None
+        and match.status in (Match.Status.READY, Match.Status.IN_PLAY)
+    )
+
+
 def check_open(match: Match) -> None:
-    """Refuse a new hand (or deal) when the match's players are not known yet or its result
-    is confirmed (:class:`HandConflict`)."""
+    """Refuse a new hand (or deal) when the match's players are not known yet, it waits for
+    a table (:class:`WaitingForTable`) or its result is confirmed (:class:`HandConflict`)."""
     if not match.has_both_sides:
         raise HandConflict(_("The players of this match are not known yet."))
     if match.status == Match.Status.COMPLETE:
         raise HandConflict(_("This match is complete; its result has been confirmed."))
+    if waiting_for_table(match):
+        raise WaitingForTable(_("This match is waiting for a table."))
 
 
 def store_summary(match: Match, sheet: MatchSheet, *, user: Any = None, via: str = "") -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import score_played, time_basis, time_leader
@@ -42,6 +43,25 @@ MAX_REASON = 200
 OPEN = (Match.Status.READY, Match.Status.IN_PLAY)
 
 
+class ClockRunning(Exception):
+    """Time called while the round clock still runs, without ``early=True``: nothing is
+    recorded; the director is asked first (``seconds`` left on the clock). Not a
+    ValidationError: it is a question, not a refusal."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+def seconds_left(stage: Stage) -> int | None:
+    """Whole seconds left on the stage's round clock; None once it ran out or if none runs."""
+    ends = stage.clock_ends_at
+    if ends is None:
+        return None
+    left = int((ends - timezone.now()).total_seconds())
+    return left if left > 0 else None
+
+
 @dataclass
 class TimeReport:
     decided: list[Match] = field(default_factory=list)
@@ -49,13 +69,20 @@ class TimeReport:
     waiting: list[Match] = field(default_factory=list)
 
 
-def call_time(*, stage: Stage, procedure: str, extra_hands: int = 0, user: Any) -> Stage:
+def call_time(
+    *, stage: Stage, procedure: str, extra_hands: int = 0, user: Any, early: bool = False
+) -> Stage:
     """Time is called on the stage's round: the procedure is recorded, with how many hands
-    each unfinished match had."""
+    each unfinished match had. Before the round clock runs out it takes ``early=True`` (the
+    director said yes to "0:13 left on the clock: decide these matches now?"), else
+    :class:`ClockRunning`, recording nothing."""
     if procedure not in PROCEDURES:
         raise ValidationError(_("Choose how unfinished matches are decided."))
     if procedure == "extra_hands" and not 1 <= extra_hands <= MAX_EXTRA_HANDS:
         raise ValidationError(_("Extra hands: 1 to %(most)d.") % {"most": MAX_EXTRA_HANDS})
+    left = seconds_left(stage)
+    if left is not None and not early:
+        raise ClockRunning(left)
     with transaction.atomic():
         unfinished = list(Match.objects.filter(stage=stage, status__in=OPEN))
         inputs = load_inputs(match__in=[m.pk for m in unfinished])

@@ -824,7 +824,8 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
         "entry": w.staged.entries.order_by("pk").first().pk,
         "points": 0,
     },
-    "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2},
+    # early: the confirmation's POST, which calls time even with the round clock running.
+    "scoring:stage-time": lambda w: {"procedure": "extra_hands", "extra_hands": 2, "early": "1"},
     "scoring:match-ruling": lambda w: {"winner_side": "A", "reason": "a cut of the cards"},
     "tournaments:match-lucky-loser": lambda w: {
         "side": "B",

@@ -73,6 +73,8 @@ class SheetHeader:
     rules_summary: str
     qr_url: str | None = None
     page_size: str = "A4"
+    queued: str = ""
+    """Said in the table's box of a match waiting for a table (issue 41), else empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,8 @@ def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> Non
     if header.table is not None:
         x = g.width - MARGIN - QR_SIZE - GAP - TABLE_W / 2
         ink.text(x, top - TABLE_H + 9, str(header.table), BOLD, 24, CENTRE)
+    elif header.queued:
+        _draw_queued(ink, g.width - MARGIN - QR_SIZE - GAP - TABLE_W / 2, top - 17, header.queued)
     if header.qr_url:
         x = g.width - MARGIN - QR_SIZE
         draw_qr(canvas, header.qr_url, x, top - QR_SIZE, QR_SIZE)
@@ -244,6 +248,22 @@ def _draw_page(canvas: Canvas, page: Page, match: _Match, labels: Labels) -> Non
     if page.last:
         _draw_footer(ink, page, item, labels)
     ink.flush()
+
+
+QUEUED_SIZE = 6.5
+
+
+def _draw_queued(ink: Ink, x: float, y: float, text: str) -> None:
+    """The queued sheet's words in the empty table box, a few short lines under "Table"."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and width(joined, BOLD, QUEUED_SIZE) <= TABLE_W - 6:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    for index, line in enumerate(lines[:5]):
+        ink.fitted(x, y - index * 7.5, line, TABLE_W - 6, BOLD, QUEUED_SIZE, CENTRE, smallest=4)
 
 
 RULES_SEPARATOR = " · "

@@ -34,8 +34,14 @@ from ..forms import sentence
 from ..models import Hand
 
 
-def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool = False) -> Any:
+def match_view(
+    view: Callable[..., HttpResponse] | None = None, *, write: bool = False, plays: bool = True
+) -> Any:
     """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
+
+    ``plays`` (every POST of a match but the director's table-link button and the table's
+    call to the director): a POST to a match waiting for a table is refused with where it
+    stands in the queue (:func:`waiting_answer`), for everyone, before the view runs.
 
     A table link's answers give the phone its label (:mod:`scoring.devices`), and its
     POSTs keep their submission ids (:func:`web.submissions.by_link`).
@@ -46,16 +52,17 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
     services raise their refusals before their first write.
     """
     if view is None:
-        return partial(match_view, write=write)
+        return partial(match_view, write=write, plays=plays)
+    played = _refused_while_queued(view) if plays else view
 
     @wraps(view)
     def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
         where = {name: kwargs.pop(name) for name in ("slug", "match_id", "token") if name in kwargs}
         try:
             if write:
-                response = _locked_call(view, request, where, kwargs)
+                response = _locked_call(played, request, where, kwargs)
             else:
-                response = view(request, access_module.resolve(request, **where), **kwargs)
+                response = played(request, access_module.resolve(request, **where), **kwargs)
         except TokenRateLimited:
             context = {
                 "reason": _("Too many wrong table links from this device. Try again later."),
@@ -83,6 +90,35 @@ def match_view(view: Callable[..., HttpResponse] | None = None, *, write: bool =
 
     # A table link's writes keep their submission ids too (web.submissions).
     return by_link(wrapper)
+
+
+def _refused_while_queued(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def guarded(request: HttpRequest, access: MatchAccess, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and services.waiting_for_table(access.match):
+            return waiting_answer(request, access)
+        return view(request, access, **kwargs)
+
+    return guarded
+
+
+# How a refused write tells the phone's outbox (static/js/outbox.js) what became of it.
+OUTCOME = "Submission-Outcome"
+
+
+def waiting_answer(request: HttpRequest, access: MatchAccess) -> HttpResponse:
+    """A hand, a deal, a correction or a confirmation sent to a match waiting for a table:
+    nothing is stored, and the answer says where the match stands in the queue. Definitive
+    (outcome ``queued``): the phone's outbox shows it and does not send it again. htmx gets
+    the entry region (200, as a refused hand's); a whole page answers 409."""
+    context = {**base_context(access), "waiting": True, "refused": True}
+    if request.htmx and request.headers.get("HX-Target") == "match-entry":
+        response = render(request, "scoring/partials/waiting_region.html", context)
+        if access.token is not None:
+            response["HX-Reswap"] = "outerHTML show:window:top"
+    else:
+        response = render(request, "scoring/waiting.html", context, status=409)
+    response[OUTCOME] = "queued"
+    return response
 
 
 def _locked_call(

@@ -32,7 +32,7 @@ REGION = "scoring/partials/call_director.html"
 
 
 @require_http_methods(["GET", "POST"])
-@match_view
+@match_view(plays=False)
 def call_director(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """The table's call: its state (GET, the region's poll), or a new call (POST)."""
     error = ""

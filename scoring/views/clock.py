@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments.models import Match, Tournament
-from tournaments.views.base import manage_view
-from tournaments.views.stages import result, stage_of
+from tournaments.models import Match, Stage, Tournament
+from tournaments.views.base import manage_view, page
+from tournaments.views.stages import result, stage_of, stages_context
 
 from .. import timing
 
@@ -23,17 +23,25 @@ from .. import timing
 @manage_view
 def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> HttpResponse:
     """Call time (``leader``: decide now; ``extra_hands``: N more hands each), or
-    ``decide`` the matches that have played their extra hands."""
+    ``decide`` the matches that have played their extra hands. Before the round clock runs
+    out, calling time first answers a confirmation (:func:`_confirm_early`); its form
+    says ``early`` and calls it."""
     stage = stage_of(tournament, stage_id)
     procedure = request.POST.get("procedure", "")
+    try:
+        extra = int(request.POST.get("extra_hands") or 0)
+    except ValueError:
+        extra = 0
 
     def run() -> str:
         if procedure != "decide":
-            try:
-                extra = int(request.POST.get("extra_hands") or 0)
-            except ValueError:
-                extra = 0
-            timing.call_time(stage=stage, procedure=procedure, extra_hands=extra, user=request.user)
+            timing.call_time(
+                stage=stage,
+                procedure=procedure,
+                extra_hands=extra,
+                user=request.user,
+                early=request.POST.get("early") == "1",
+            )
             if procedure == "extra_hands":
                 return ngettext(
                     "Time called: each unfinished match plays %(n)d more hand.",
@@ -50,7 +58,39 @@ def stage_time(request: HttpRequest, tournament: Tournament, stage_id: int) -> H
             "waiting": len(report.waiting),
         }
 
-    return result(request, tournament, run)
+    try:
+        return result(request, tournament, run)
+    except timing.ClockRunning as running:
+        return _confirm_early(request, tournament, stage, running.seconds, procedure, extra)
+
+
+def _confirm_early(
+    request: HttpRequest,
+    tournament: Tournament,
+    stage: Stage,
+    seconds: int,
+    procedure: str,
+    extra: int,
+) -> HttpResponse:
+    """The Stages page (htmx: its region) asking "0:13 left on the clock: decide these
+    matches now?", with the unfinished matches and a form that calls time anyway."""
+    unfinished = Match.objects.filter(stage=stage, status__in=timing.OPEN).select_related(
+        "side_a__player", "side_b__player"
+    )
+    left = f"{seconds // 60}:{seconds % 60:02d}"
+    if procedure == "leader":
+        question = _("%(left)s left on the clock: decide these matches now?")
+    else:
+        question = _("%(left)s left on the clock: call time on these matches now?")
+    confirm = {
+        "stage": stage,
+        "question": question % {"left": left},
+        "matches": sorted(unfinished, key=lambda m: (m.round, m.position)),
+        "procedure": procedure,
+        "extra_hands": extra,
+    }
+    context = stages_context(tournament, time_confirm=confirm)
+    return page(request, "tournaments/stages.html", context, partial="stages")
 
 
 @require_POST

@@ -37,17 +37,17 @@ from ..forms import HandForm, labelled_problem, sentence
 from ..models import Hand
 from ..presenters import describe, present
 from ..versions import ScoreChanged
-from .base import REFUSALS, base_context, match_view, names_of, refusal_message
+from .base import OUTCOME, REFUSALS, base_context, match_view, names_of, refusal_message
 from .teams import team_page
 
 TEMPLATE = "scoring/match.html"
 HAND_RECORDED = "hand-recorded"
 # A new hand refused by what was stored meanwhile: the score regions reload as after a save.
 HAND_REFUSED = "hand-refused"
-# Says how a hand entry ended, for the phones' own script (a resend answers the same):
-# saved, taken (the number holds another submission's hand), stale (the score changed
-# since the page showed it), invalid (the form's own errors; nothing stored).
-OUTCOME = "Submission-Outcome"
+# OUTCOME says how a hand entry ended, for the phones' own script (a resend answers the
+# same): saved, taken (the number holds another submission's hand), stale (the score
+# changed since the page showed it), invalid (the form's own errors; nothing stored),
+# queued (the match waits for a table: base.waiting_answer).
 
 
 def sheet_context(
@@ -60,6 +60,7 @@ def sheet_context(
     """Everything the match page shows. Pass the ``sheet`` a service just computed to
     render without loading the hands again."""
     match = access.match
+    waiting = services.waiting_for_table(match)
     if sheet is None:
         hands = loading.load_hands(match) if hands is None else hands
         sheet = loading.sheet_for(match, hands)
@@ -72,6 +73,7 @@ def sheet_context(
             Match.Status.IN_PLAY,
         )
         and not sheet.complete
+        and not waiting
     )
     if form is None and entry_open:
         form = HandForm(match=match, hands=hands, next_number=len(sheet.hands) + 1)
@@ -82,6 +84,7 @@ def sheet_context(
         "view": SimpleLazyObject(lambda: present(sheet, names_of(match))),
         "form": form if entry_open else None,
         "awaiting": match.status == Match.Status.AWAITING,
+        "waiting": waiting,
         "loser_name": match.side_name(match.loser_side) if match.winner_side else "",
         "hand_count": len(sheet.hands),
     }

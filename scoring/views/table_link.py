@@ -15,7 +15,7 @@ from .base import match_view
 
 
 @require_POST
-@match_view
+@match_view(plays=False)
 def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """A director switches the table link off, or issues a new one (the old one dies)."""
     if access.token is not None or not access.can_direct:

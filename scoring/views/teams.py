@@ -136,11 +136,13 @@ def team_context(
     sheet = team.as_match_sheet()
     members = members_of(match)
     names = names_of(match)
+    waiting = services.waiting_for_table(match)
     entry_open = (
         access.can_enter
         and match.has_both_sides
         and match.status in (Match.Status.READY, Match.Status.IN_PLAY)
         and not sheet.complete
+        and not waiting
     )
     if form is None and entry_open:
         form = DealForm(match=match, number=len(team.deals) + 1, members=members)
@@ -153,6 +155,7 @@ def team_context(
         "blocks": deal_blocks(access, team, sheet, members, names),
         "form": form if entry_open else None,
         "awaiting": match.status == Match.Status.AWAITING,
+        "waiting": waiting,
         "loser_name": match.side_name(match.loser_side) if match.winner_side else "",
         "deal_count": len(team.deals),
         "can_correct": access.can_enter

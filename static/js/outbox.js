@@ -93,7 +93,7 @@
     if (!box) {
       return;
     }
-    box.classList.remove("sending", "pending", "saved", "refused", "changed");
+    box.classList.remove("sending", "pending", "saved", "refused", "queued", "changed");
     if (!state) {
       box.hidden = true;
       return;
@@ -328,8 +328,10 @@
       window.scrollTo(0, 0);
     }
     triggered(response.headers.get("HX-Trigger"));
-    // A refusal (taken, stale, invalid): the region says why; this says what was sent.
-    show(response.headers.get("Submission-Outcome") === "saved" ? "saved" : "refused", entry);
+    // A refusal (taken, stale, invalid; queued: the match has no table yet) is definitive,
+    // never sent again: the region says why; this says what was sent.
+    var outcome = response.headers.get("Submission-Outcome");
+    show(outcome === "saved" || outcome === "queued" ? outcome : "refused", entry);
   }
 
   function triggered(header) {

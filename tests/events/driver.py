@@ -335,9 +335,19 @@ class Event:
         self.ok(self.post(self.director, url, {"minutes": minutes}), "clock runs")
 
     def call_time(self, stage: Stage) -> str:
-        """Time called, decide now: the leaders win; the level ones are the director's."""
+        """Time called, decide now: the leaders win; the level ones are the director's.
+        With time left on the round clock the site asks first (issue 41): "0:13 left on
+        the clock: decide these matches now?", and the director says yes on its form."""
         url = self.url("scoring:stage-time", stage_id=stage.pk)
-        page = self.ok(self.post(self.director, url, {"procedure": "leader"}), "Decided on time")
+        answer = self.post(self.director, url, {"procedure": "leader"})
+        asked = answer.content.decode()
+        if Stage.objects.get(pk=stage.pk).clock_ends_at is not None:
+            said = text_of(asked)
+            question = r"\d+:\d\d left on the clock: decide these matches now\?"
+            assert re.search(question, said), said[:1500]
+            assert not Stage.objects.get(pk=stage.pk).time_called, "time called unasked"
+            answer = self.post(self.director, url, hidden_fields(asked, url))
+        page = self.ok(answer, "Decided on time")
         self.note(f"time called in {stage}")
         return text_of(page)
 
@@ -504,6 +514,20 @@ class Event:
             follow=True,
         )
         assert "Result confirmed" in text_of(response.content.decode()), link
+
+    def wait_for_table(self, match: Match, hands: Hands) -> None:
+        """The players of a queued match scan their sheet's QR code and try a hand anyway,
+        as the phone's outbox sends it (issue 41). The invariants check what became of it:
+        nothing stored, and the link saying where the match stands in the queue."""
+        link = self.table_link(match)
+        target = reverse("scoring:table-hand-create", kwargs={"token": link.split("/")[2]})
+        self.phone.get(link)
+        data = {"number": 1, **hands.hand(match.ruleset)}
+        response = self.phone.post(
+            target, data, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="match-entry"
+        )
+        assert response.status_code < 500, (match.key, response.status_code)
+        self.note(f"{match.key} waits for a table; its phone tried a hand")
 
     def play(self, match: Match, hands: Hands) -> None:
         link = self.enter_hands(match, hands)

@@ -634,10 +634,48 @@ def companions(event: Event, now: State) -> list[Problem]:
 # -- all of them ------------------------------------------------------------------------------
 
 
+# -- a match waiting for a table (issue 41) ----------------------------------------------------
+
+WAITING = re.compile(
+    r"Wait for a table: (you are next after table \d+ \(about [^)]+\)|you are first in the "
+    r"queue|\d+ match(es)? (is|are) ahead of you in the queue)\."
+)
+
+
+def queued_matches(event: Event, now: State) -> list[Problem]:
+    """Every match waiting for a table (both players known, no table, not decided) has no
+    hand, and its table link says where it stands in the queue, with no form to play it."""
+    problems = []
+    queued = (
+        Match.objects.filter(
+            tournament__slug=event.slug, table=None, status__in=("ready", "in_play")
+        )
+        .exclude(side_a=None)
+        .exclude(side_b=None)
+    )
+    for match in queued:
+        hands = Hand.objects.filter(match=match).count()
+        if hands:
+            problems.append(
+                Problem("queued match", match.key, f"{hands} hands stored without a table")
+            )
+        link = reverse("scoring:table-match-sheet", kwargs={"token": match.token})
+        page = event.visitor.get(link).content.decode()
+        said = text_of(page)
+        if not WAITING.search(said) or 'name="number"' in page:
+            problems.append(
+                Problem(
+                    "queued match", match.key, f"its table link does not say to wait: {said[:300]}"
+                )
+            )
+    return problems
+
+
 def check(event: Event, tmp_path) -> list[Problem]:
     now = state(event)
     problems = find_me(event, now) + player_pages(event, now) + public_page(event, now)
     problems += companions(event, now)
+    problems += queued_matches(event, now)
     json_problems, json_rows = standings_json(event, now)
     json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
     csv_problems, csv_places = standings_csv(event, now)

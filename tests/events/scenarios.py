@@ -70,6 +70,25 @@ def play_waves(event: Event, hands: Hands, rounds: Rounds, name: str) -> None:
         rounds.after(f"{name} wave {wave}")
 
 
+def play_with_a_queue(event: Event, hands: Hands, rounds: Rounds, name: str) -> None:
+    """A round with more matches than tables (issue 41): the queued matches' phones try a
+    hand through their sheets' links at once, the checks run while they wait, then each
+    table plays its match and the queue's first takes the table it frees."""
+    waiting = [m for m in event.ready() if m.table is None]
+    for match in waiting:
+        event.wait_for_table(match, hands)
+    if waiting:
+        rounds.after(f"{name}, {len(waiting)} matches waiting for a table")
+    while ready := event.ready():
+        seated = [m for m in ready if m.table is not None]
+        assert seated, f"{name}: matches wait with every table free"
+        event.play(seated[0], hands)
+        for match in event.ready():
+            if match.table is None:
+                event.wait_for_table(match, hands)  # still waiting: still refused
+    rounds.after(name)
+
+
 def pay_everyone(event: Event, entries: list[Entry], rng: random.Random) -> None:
     for entry in entries:
         event.pay(entry, rng.choice(["cash", "cash", "card", "free"]))
@@ -175,6 +194,41 @@ def pools_then_cut(client: Any, tmp_path: Any, *, seed: int) -> None:
     event.start()
     play_waves(event, hands, rounds, "Pools")
     event.close(event.stage(1))
+    rounds.after("the cut")
+    play_waves(event, hands, rounds, "Knockout")
+    rounds.done()
+
+
+def queued_swiss(client: Any, tmp_path: Any, *, seed: int) -> None:
+    """A club night with more matches than tables (issue 41): a Swiss of 10 to 16 players at
+    2 to 4 tables into a top-4 knockout. In every round the matches without a table wait:
+    their links refuse a hand and say where they stand; each gets a table as one frees."""
+    rng = random.Random(f"queued-{seed}")
+    hands = Hands(rng)
+    event = Event(client, rng)
+    players = rng.randint(10, 16)
+    event.create(f"Queued seed {seed}", tables=rng.randint(2, 4))
+    for name in names(rng, players):
+        event.register(name)
+    rounds = Rounds(event, tmp_path)
+    event.add_stage(
+        kind="swiss",
+        name="Qualifying",
+        rounds=3,
+        advance=4,
+        game_target=100,
+        games_to_win=1,
+        tiebreak_2="buchholz",
+        tiebreak_3="games_won",
+    )
+    event.add_stage(kind="single_elimination", name="Knockout")
+    event.start()
+    swiss = event.stage(1)
+    for number in range(1, 4):
+        play_with_a_queue(event, hands, rounds, f"Swiss round {number}")
+        if number < 3:
+            event.pair(swiss)
+    event.close(swiss)
     rounds.after("the cut")
     play_waves(event, hands, rounds, "Knockout")
     rounds.done()

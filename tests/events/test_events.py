@@ -37,6 +37,12 @@ def test_swiss_then_cut_on_a_lossy_wifi(director_client, tmp_path, seed):
 
 
 @with_seeds(1)
+def test_more_matches_than_tables(director_client, tmp_path, seed):
+    """Issue 41: a queued match's link refuses hands and says where it stands in the queue."""
+    scenarios.queued_swiss(director_client, tmp_path, seed=seed)
+
+
+@with_seeds(1)
 def test_pools_then_cut(director_client, tmp_path, seed):
     scenarios.pools_then_cut(director_client, tmp_path, seed=seed)
 

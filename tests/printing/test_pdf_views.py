@@ -558,3 +558,24 @@ def test_the_pages_link_their_pdfs(client):
     assert f'href="{pack_url(tournament, 1)}"' in rounds_page
     assert f'href="{pack_url(tournament, 1, "losers")}"' in rounds_page
     assert f'href="{pack_url(tournament, 1, "final")}"' in rounds_page
+
+
+QUEUED_MARKS = {
+    "en": "Queued: play when the director gives you a table",
+    "es": "En cola: jueguen cuando la dirección del torneo les dé una mesa",
+    "af": "In die tou: speel wanneer die direkteur vir julle 'n tafel gee",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_round_pack_marks_a_queued_sheet_in_its_table_box(client, language):
+    tournament = make_bracket(players=4, tables=1, status="running", language=language)
+    seated, queued = Match.objects.filter(tournament=tournament, round=1).order_by("position")
+    assert seated.table == 1 and queued.table is None
+    client.force_login(tournament.owner)
+
+    pdf = pdf_of(client.get(pack_url(tournament, 1)))
+
+    mark = QUEUED_MARKS[language]
+    assert mark not in " ".join(words(pdf, 0))  # table 1 first
+    assert mark in " ".join(words(pdf, 1))

@@ -49,7 +49,8 @@ def test_the_demo_swiss_open_verifies_after_time_is_called_on_its_knockout(direc
     call_command("seed_demo", stdout=io.StringIO())
     staged = Tournament.objects.get(name="Swiss Open (demo)")
     knockout = staged.stages.get(number=2)
-    timing.call_time(stage=knockout, procedure="leader", user=director)
+    # The demo's round clock still runs: the director said yes to calling time early.
+    timing.call_time(stage=knockout, procedure="leader", user=director, early=True)
     report = timing.decide(stage=knockout, user=director)
     assert report.decided  # the quarterfinal in play, with five hands
     decided = report.decided[0]

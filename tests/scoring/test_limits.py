@@ -129,7 +129,7 @@ def worst_total() -> int:
 def test_the_worst_match_is_played_stored_exported_and_imported():
     tournament = make_tournament(preset="oklahoma", rules=WORST_RULES)
     a, b = make_entries(tournament=tournament, count=2)
-    match = make_match(tournament=tournament, key="W1-1", a=a, b=b)
+    match = make_match(tournament=tournament, key="W1-1", a=a, b=b, table=1)
     *first, last = worst_hands()
     assert len(first) + 1 == MAX_HANDS
     Hand.objects.bulk_create(
