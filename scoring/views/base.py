@@ -23,6 +23,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from engine import ScoringError
+from tournaments.match_names import name_of
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
 from tournaments.submissions import FIELD, by_link
@@ -187,6 +188,8 @@ def base_context(access: MatchAccess) -> dict[str, Any]:
         "match": access.match,
         "tournament": access.tournament,
         "urls": MatchUrls(access),
+        # "Qualifying · Round 1 · Match 6", as every page names it (a query, if shown).
+        "match_name": SimpleLazyObject(lambda: name_of(access.match)),
         # The players' pages (base.html): no log-in link or director navigation.
         "table_link": access.token is not None,
     }

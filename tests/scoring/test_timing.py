@@ -137,5 +137,5 @@ def test_a_swiss_match_page_names_its_table_once(client, director):
     client.force_login(director)
     url = reverse("scoring:match-sheet", kwargs={"slug": tournament.slug, "match_id": match.pk})
     html = client.get(url).content.decode()
-    assert f"Round 1 · Match {match.position} · Table {match.table}" in html
+    assert f"{swiss.name} · Round 1 · Match {match.position} · Table {match.table}" in html
     assert f"Table {match.position} · Table {match.table}" not in html
