@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 
-from .models import Decision, Match, Stage
+from .models import Decision, Match, Stage, Tournament
 
 Status = Match.Status
 
@@ -158,13 +158,9 @@ class RoundNames:
             match.named = self.full(match)
 
 
-def names_for(matches: list[Match]) -> RoundNames:
-    """The names of a tournament's matches (all of them, stages loaded)."""
-    if not matches:
-        return RoundNames(())
-    tournament = matches[0].tournament
-    double = tournament.bracket_kind == "double_elimination"
-    return RoundNames(matches, double=double)
+def names_for(tournament: Tournament, matches: Iterable[Match]) -> RoundNames:
+    """The names of a tournament's matches (all of them, their stages loaded)."""
+    return RoundNames(matches, double=tournament.bracket_kind == "double_elimination")
 
 
 def name_of(match: Match) -> str:

@@ -49,6 +49,7 @@ from standings.stages import QUALIFYING, StageView
 from standings.stats import seed_key
 from standings.tables import room
 from tournaments import self_checkin
+from tournaments.match_names import withdrawals
 from tournaments.models import Match, Stage, Tournament
 from tournaments.rules_text import rules_summary
 from tournaments.stages.standings import current_stage
@@ -201,6 +202,7 @@ def _json_etag(request: HttpRequest, slug: str) -> str:
 
 def _standings_payload(tournament: Tournament) -> dict[str, Any]:
     data = load(tournament)
+    walked = withdrawals(tournament.pk) if data.matches else set()
     champion = data.standings.champion
     payload = {
         "tournament": {
@@ -214,7 +216,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
             "champion": champion.name if champion is not None else None,
         },
         "standings": [row.as_json() for row in data.standings.rows],
-        "stages": [view.as_json() for view in data.stage_views()],
+        "stages": [view.as_json(walked) for view in data.stage_views()],
     }
     with_club_ratings(payload["standings"], data)
     members = team_members(tournament)
@@ -251,8 +253,17 @@ def standings_json(request: HttpRequest, slug: str) -> HttpResponse:
              "tiebreaks": [names in order],
              "standings": [rows as above, plus each tiebreak's value by its name
                            (and "pool": n in round-robin pools)],
-             "rounds": [[{"table": int or null, "a": name, "b": name or null (a bye),
-                          "winner": "a" | "b" | null (unplayed)}, …], …]}
+             "rounds": [  # stage by stage, each stage's rounds in playing order
+                 [{"table": int or null, "a": name, "b": name or null (a bye),
+                   "winner": "a" | "b" | null (unplayed),
+                   "stage": the stage's name (null for one bracket),
+                   "round": as the pages name it ("Round 2", "Quarterfinals"),
+                   "match": "Quarterfinals · Match 1", "Final" …,
+                   "decided": "played" | "on time" | "walkover" | "withdrawal" |
+                              null (a bye, or not finished),
+                   "games": {"a", "b"}, "points": {"a", "b"} (as the match's sheet
+                   shows them: a match decided on time, with the game cut short)}, …],
+               …]}
           ]
         }
 
