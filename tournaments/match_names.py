@@ -148,9 +148,14 @@ class RoundNames:
         """The match within its stage: "Quarterfinals · Match 1", "Final"."""
         return " · ".join(part for part in (self.round(match), self.number(match)) if part)
 
+    def parts(self, match: Match) -> list[str]:
+        """Its stage, round and number: ["Knockout", "Quarterfinals", "Match 1"]."""
+        found = (stage_name(match), self.round(match), self.number(match))
+        return [part for part in found if part]
+
     def full(self, match: Match) -> str:
         """The match with its stage first: "Knockout · Quarterfinals · Match 1"."""
-        return " · ".join(part for part in (stage_name(match), self.match(match)) if part)
+        return " · ".join(self.parts(match))
 
     def name_all(self, matches: Iterable[Match]) -> None:
         """Give each match its full name as its :attr:`~Match.label`."""
@@ -163,15 +168,21 @@ def names_for(tournament: Tournament, matches: Iterable[Match]) -> RoundNames:
     return RoundNames(matches, double=tournament.bracket_kind == "double_elimination")
 
 
-def name_of(match: Match) -> str:
-    """One match's full name (one query: the rounds of its section in its stage)."""
+def parts_of(match: Match) -> list[str]:
+    """One match's stage, round and number (one query: the rounds of its section in its
+    stage)."""
     rounds = Match.objects.filter(
         tournament_id=match.tournament_id, stage_id=match.stage_id, section=match.section
     ).values_list("round", flat=True)
     names = RoundNames((), double=match.tournament.bracket_kind == "double_elimination")
     for round_ in rounds:
         names.add(match.stage_id, match.section, round_)
-    return names.full(match)
+    return names.parts(match)
+
+
+def name_of(match: Match) -> str:
+    """One match's full name, "Knockout · Quarterfinals · Match 1" (one query)."""
+    return " · ".join(parts_of(match))
 
 
 DECIDED = ("played", "on time", "walkover", "withdrawal")

@@ -127,3 +127,15 @@ def test_names_within_each_stage_and_playing_order(director):
     assert names.full(final) == "Grand final"
     ordered = [m.section for m in in_order(matches)]
     assert ordered[-1] in ("final", "reset") and ordered[0] == "winners"
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_a_closed_table_link_names_the_stage_round_and_match(client, swiss, language):
+    _tournament, match = swiss
+    Match.objects.filter(pk=match.pk).update(token_revoked=True)
+    in_language(client, language)
+    response = client.get(reverse("scoring:table-match-sheet", args=[match.token]))
+    assert response.status_code == 410
+    page = text(response.content.decode())
+    assert ROUND_1_MATCH_3[language] in page
+    assert match.key not in page
