@@ -139,3 +139,16 @@ def test_a_closed_table_link_names_the_stage_round_and_match(client, swiss, lang
     page = text(response.content.decode())
     assert ROUND_1_MATCH_3[language] in page
     assert match.key not in page
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_round_controls_walkover_question_names_the_match(client, language):
+    match = quarterfinal()
+    tournament = match.tournament
+    client.force_login(tournament.owner)
+    in_language(client, language)
+    url = reverse("tournaments:match-walkover", args=[tournament.slug, match.pk])
+    response = client.post(url, {"winner_side": "A", "version": match.version})
+    page = text(response.content.decode())
+    assert f"{QUARTERFINAL[language]} " in page  # "… ends without play: …"
+    assert match.key not in page
