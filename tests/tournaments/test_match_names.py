@@ -152,3 +152,28 @@ def test_round_controls_walkover_question_names_the_match(client, language):
     page = text(response.content.decode())
     assert f"{QUARTERFINAL[language]} " in page  # "… ends without play: …"
     assert match.key not in page
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_the_stages_page_names_a_match_level_on_time_with_its_stage(client, director, language):
+    from scoring import timing
+    from scoring.loading import HandData
+    from scoring.services import record_hand
+    from tests.tournaments.test_stages import make_event
+    from tournaments.stages import services as stage_services
+
+    tournament = make_event(4)
+    swiss = stage_services.add_stage(
+        tournament=tournament, user=director, kind="swiss", name="Qualifying", rounds=1
+    )
+    stage_services.start(tournament=tournament, user=director)
+    level = Match.objects.get(stage=swiss, position=1)
+    record_hand(match=level, number=1, data=HandData("knock", "A", 2, 12))
+    record_hand(match=level, number=2, data=HandData("knock", "B", 2, 12))
+    timing.call_time(stage=swiss, procedure="leader", user=director)
+    timing.decide(stage=swiss, user=director)
+    client.force_login(tournament.owner)
+    in_language(client, language)
+    page = text(client.get(reverse("tournaments:stages", args=[tournament.slug])).content.decode())
+    named = ROUND_1_MATCH_3[language].replace("3", "1")
+    assert f"{named}: {level.name_a}" in page
