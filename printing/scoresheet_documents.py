@@ -22,14 +22,14 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from engine import MatchSheet, ScoringError, deals_of, score_team_match
 from scoring.loading import first_dealer, load_inputs, score_matches
 from scoring.services import waiting_for_table
-from standings.standings import round_title
+from tournaments.match_names import RoundNames
 from tournaments.models import Match, TeamMember, Tournament
 from tournaments.rules_text import rules_summary
 
@@ -56,9 +56,18 @@ def _link_works(match: Match) -> bool:
     return not match.token_revoked and match.status != Match.Status.COMPLETE
 
 
-def _last_round(tournament: Tournament, section: str) -> int:
-    found = Match.objects.filter(tournament=tournament, section=section).aggregate(Max("round"))
-    return found["round__max"] or 0
+def _round_names(tournament: Tournament, matches: Sequence[Match]) -> RoundNames:
+    """The names of the matches' rounds and of the matches, within their stages, as the
+    pages say them (one query: the rounds of those stages, for "Quarterfinals")."""
+    double = tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION
+    names = RoundNames((), double=double)
+    stages = {match.stage_id for match in matches}
+    found = Match.objects.filter(tournament=tournament)
+    if None not in stages:
+        found = found.filter(stage_id__in=stages)
+    for stage_id, section, round_ in found.values_list("stage_id", "section", "round"):
+        names.add(stage_id, section, round_)
+    return names
 
 
 def _feeders(matches: Sequence[Match]) -> dict[tuple[int, str], tuple[str, str]]:
@@ -93,16 +102,15 @@ def _scoresheet(
     *,
     rules: dict[str, Any],
     summary: str,
-    last_round: int,
+    names: RoundNames,
     table_link: TableLink | None,
     feeders: dict[tuple[int, str], tuple[str, str]],
 ) -> Scoresheet:
     tournament = match.tournament
-    double = tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION
     header = SheetHeader(
         tournament=tournament.name,
-        round_label=round_title(match.section, match.round, last_round, double=double),
-        match_label=_("Match %(key)s") % {"key": match.key},
+        round_label=names.stage_round(match),
+        match_label=names.number(match),
         table=match.table,
         player_a=_name(match, "A", feeders),
         player_b=_name(match, "B", feeders),
@@ -120,12 +128,12 @@ def match_document(
     match: Match, *, table_link: TableLink | None = None
 ) -> tuple[list[Scoresheet], Labels]:
     """One match's sheet: filled with its hands, blank before the first. Two queries
-    (hands, the section's last round; a third while a player is not known yet) on a match
+    (hands, the rounds of its stage; a third while a player is not known yet) on a match
     loaded with its tournament and players."""
     tournament = match.tournament
     ruleset = match.ruleset  # a stage's match length, for its round
     sheets = score_matches(ruleset, [match], load_inputs(match=match))
-    last = _last_round(tournament, match.section)
+    names = _round_names(tournament, [match])
     feeders = _feeders([match])
     with translation.override(tournament.language):
         sheet = _scoresheet(
@@ -133,7 +141,7 @@ def match_document(
             sheets.get(match.pk),
             rules=ruleset.to_dict(),
             summary=rules_summary(ruleset),
-            last_round=last,
+            names=names,
             table_link=table_link,
             feeders=feeders,
         )
@@ -173,14 +181,14 @@ def round_document(
     table_link: TableLink | None = None,
 ) -> tuple[list[Scoresheet], Labels]:
     """Every sheet of a round pack, in the order given. Two queries: all of the matches'
-    hands at once, and the section's last round (for "Semifinals" and the like); a third
+    hands at once, and the rounds of their stage (for "Quarterfinals" and the like); a third
     names where the players not known yet come from ("Winner of W1-3")."""
     if not matches:
         return [], labels()
     inputs = load_inputs(match__in=[match.pk for match in matches])
     ruleset = matches[0].ruleset  # one round: one stage, one match length
     played = score_matches(ruleset, matches, inputs)
-    last = _last_round(tournament, matches[0].section)
+    names = _round_names(tournament, matches)
     feeders = _feeders(matches)
     rules = ruleset.to_dict()
     with translation.override(tournament.language):
@@ -191,7 +199,7 @@ def round_document(
                 played.get(match.pk),
                 rules=rules,
                 summary=summary,
-                last_round=last,
+                names=names,
                 table_link=table_link,
                 feeders=feeders,
             )
@@ -208,7 +216,7 @@ def team_document(
 ) -> tuple[list[TeamScoresheet], TeamLabels]:
     """The team scoresheets of ``matches`` (a team tournament's), in the order given:
     each deal's boards in a column each and each team's running score. Three queries: the
-    hands, the teams' players and the section's last round (a fourth names where teams
+    hands, the teams' players and the rounds of their stage (a fourth names where teams
     not known yet come from)."""
     rules = tournament.ruleset
     inputs = load_inputs(match__in=[match.pk for match in matches])
@@ -221,7 +229,7 @@ def team_document(
     )
     for entry_id, name in rows:
         members[entry_id].append(name)
-    last = _last_round(tournament, matches[0].section) if matches else 0
+    names = _round_names(tournament, matches)
     feeders = _feeders(matches)
     sheets = []
     with translation.override(tournament.language):
@@ -241,7 +249,7 @@ def team_document(
                 None,
                 rules={},
                 summary=summary,
-                last_round=last,
+                names=names,
                 table_link=table_link,
                 feeders=feeders,
             ).header

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from standings.data import Results
-from standings.standings import last_rounds, round_title
+from standings.standings import last_rounds
 from standings.stats import COMPLETE, points_shown, seed_in
+from tournaments.match_names import round_title
 from tournaments.models import Match, Stage
 
 Title = Callable[[Match], str]

@@ -6,7 +6,7 @@ interface (SPEC 8): shared links, the projector and checks outside keep pointing
 
 from django.urls import path
 
-from public.views import checkin, find, tables, tournament
+from public.views import checkin, display, find, tables, tournament
 
 app_name = "public"
 
@@ -14,7 +14,7 @@ urlpatterns = [
     path("t/<slug:slug>/", tournament.tournament_page, name="tournament"),
     path("t/<slug:slug>/standings.json", tournament.standings_json, name="standings-json"),
     path("t/<slug:slug>/tables.json", tables.tables_json, name="tables-json"),
-    path("t/<slug:slug>/display/", tournament.display, name="display"),
+    path("t/<slug:slug>/display/", display.display, name="display"),
     path("t/<slug:slug>/find/", find.find, name="find"),
     path("t/<slug:slug>/players/<int:entry_id>/", find.player, name="player"),
     path("t/<slug:slug>/players/<int:entry_id>/check-in/", checkin.check_in, name="self-check-in"),

@@ -20,8 +20,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from engine import MatchSheet, Side
-from standings.standings import last_rounds, round_title
+from standings.standings import last_rounds
 from standings.stats import player_page, seed_in
+from tournaments.match_names import round_title
 from tournaments.models import Match
 
 LIVE = ("in_play", "awaiting_confirmation")

@@ -23,8 +23,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine import MatchSheet
+from standings.match_rows import pairing_json
 from standings.standings import Standing, Standings, elimination_rows, place_label
 from standings.stats import PlayerStats, player_stats, stats_for
+from tournaments.match_names import RoundNames, play_order
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.stages.standings import current_round, current_stage, stage_standings
 
@@ -75,19 +77,27 @@ class StageView:
     rows: tuple[StageRow, ...]
     rounds: tuple[tuple[str, tuple[Match, ...]], ...]
     stage: Stage | None = None
+    names: RoundNames = field(default_factory=lambda: RoundNames(()))
+    sheets: dict[int, MatchSheet] = field(default_factory=dict)
 
     @property
     def tiebreak_labels(self) -> list[str]:
         return [tiebreak_label(name) for name in self.tiebreaks]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self, withdrawals: frozenset[int] | set[int] = frozenset()) -> dict[str, Any]:
+        """``withdrawals``: the matches walked over for a withdrawal (their "decided")."""
         return {
             "name": self.name,
             "kind": self.kind,
             "tiebreaks": list(self.tiebreaks),
             "standings": [row.as_json() for row in self.rows],
-            "rounds": [[pairing_json(m) for m in matches] for _title, matches in self.rounds],
+            "rounds": [
+                [self._pairing(m, withdrawals) for m in matches] for _title, matches in self.rounds
+            ],
         }
+
+    def _pairing(self, match: Match, withdrawals: frozenset[int] | set[int]) -> dict[str, Any]:
+        return pairing_json(match, self.names, self.sheets.get(match.pk), withdrawals)
 
 
 def tiebreak_label(name: str) -> str:
@@ -99,20 +109,6 @@ def tiebreak_label(name: str) -> str:
         "head_to_head": _("Head to head"),
         "total_points": _("Total points"),
     }.get(name, name)
-
-
-def pairing_json(match: Match) -> dict[str, Any]:
-    a, b = match.side_a, match.side_b
-    winner = match.winner_side.lower() if match.winner_side else None
-    if a is None and b is not None:  # a bye on the upper line: its player is "a"
-        a, b = b, None
-        winner = "a" if winner else None
-    return {
-        "table": match.table,
-        "a": a.player.name if a is not None else None,
-        "b": b.player.name if b is not None else None,
-        "winner": winner,
-    }
 
 
 def overall(
@@ -344,6 +340,8 @@ def stage_views(
     standings: Standings,
 ) -> list[StageView]:
     """Every stage in order; a tournament without stages as its one stage."""
+    double = tournament.bracket_kind == Tournament.BracketKind.DOUBLE_ELIMINATION
+    names = RoundNames(matches, double=double)
     if not stages:
         return [
             StageView(
@@ -354,13 +352,17 @@ def stage_views(
                 status=tournament.status,
                 tiebreaks=(),
                 rows=tuple(StageRow(row) for row in standings.rows),
-                rounds=_rounds(matches),
+                rounds=_rounds(matches, names),
+                names=names,
+                sheets=standings.sheets,
             )
         ]
-    return [_view(stage, matches, standings.sheets) for stage in stages]
+    return [_view(stage, matches, standings.sheets, names) for stage in stages]
 
 
-def _view(stage: Stage, matches: Sequence[Match], sheets: dict[int, MatchSheet]) -> StageView:
+def _view(
+    stage: Stage, matches: Sequence[Match], sheets: dict[int, MatchSheet], names: RoundNames
+) -> StageView:
     mine = [m for m in matches if m.stage_id == stage.pk]
     stats = player_stats(mine, sheets)
     tables = stage_standings(stage, mine) if stage.entrants else []
@@ -389,23 +391,25 @@ def _view(stage: Stage, matches: Sequence[Match], sheets: dict[int, MatchSheet])
         status=stage.status,
         tiebreaks=tuple(stage.tiebreak_names),
         rows=tuple(rows),
-        rounds=_rounds(mine),
+        rounds=_rounds(mine, names),
         stage=stage,
+        names=names,
+        sheets=sheets,
     )
 
 
-def _rounds(matches: Sequence[Match]) -> tuple[tuple[str, tuple[Match, ...]], ...]:
-    """Pairings round by round (sections apart, in playing order); nobody's byes left out."""
+def _rounds(
+    matches: Sequence[Match], names: RoundNames
+) -> tuple[tuple[str, tuple[Match, ...]], ...]:
+    """Pairings round by round (sections apart, in playing order), each named as the pages
+    name it ("Round 2", "Semifinals"); nobody's byes left out."""
     grouped: dict[tuple[int, str], list[Match]] = {}
     for match in matches:
         if match.side_a_id is None and match.side_b_id is None and match.status == "complete":
             continue
         grouped.setdefault((match.round, match.section), []).append(match)
     rounds = []
-    for (round_, section), group in sorted(grouped.items(), key=lambda item: item[0]):
-        label = Match.Section(section).label if section != "swiss" else ""
-        title = _("Round %(round)d") % {"round": round_}
-        if label and section not in ("winners", "round_robin"):
-            title = f"{label} · {title}"
-        rounds.append((title, tuple(sorted(group, key=lambda m: (m.position, m.pk)))))
+    for key in sorted(grouped, key=lambda key: play_order(key[1], key[0])):
+        group = sorted(grouped[key], key=lambda m: (m.position, m.pk))
+        rounds.append((names.round(group[0]), tuple(group)))
     return tuple(rounds)

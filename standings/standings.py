@@ -32,6 +32,7 @@ from django.utils.translation import ngettext
 
 from engine import MatchSheet
 from standings.stats import COMPLETE, PlayerStats, player_stats, seed_key
+from tournaments.match_names import round_title
 
 if TYPE_CHECKING:
     from tournaments.models import Match, Tournament
@@ -123,38 +124,6 @@ def place_label(first: int, last: int) -> str:
 
 
 # -- elimination -----------------------------------------------------------------------------
-
-
-def round_title(section: str, round_: int, last_round: int, *, double: bool = False) -> str:
-    """What people call a round: "Semifinals", "Losers' round 2", "Grand final" …"""
-    from_end = last_round - round_
-    if section == "winners":
-        if double:
-            if from_end == 0:
-                return _("Winners' final")
-            return _("Winners' round %(round)d") % {"round": round_}
-        if from_end == 0:
-            return _("Final")
-        if from_end == 1:
-            return _("Semifinals")
-        if from_end == 2:
-            return _("Quarterfinals")
-        return _("Round %(round)d") % {"round": round_}
-    if section == "losers":
-        if from_end == 0:
-            return _("Losers' final")
-        return _("Losers' round %(round)d") % {"round": round_}
-    if section == "consolation":
-        if from_end == 0:
-            return _("Consolation final")
-        return _("Consolation round %(round)d") % {"round": round_}
-    if section == "final":
-        return _("Grand final")
-    if section == "reset":
-        return _("Grand final · reset")
-    if section == "third_place":
-        return _("Third-place match")
-    return _("Round %(round)d") % {"round": round_}
 
 
 def last_rounds(matches: Iterable[Match]) -> dict[str, int]:

@@ -39,6 +39,7 @@ from engine import (
 from scoring.models import Hand
 from standings.board import AT_TABLE
 from standings.data import Results
+from tournaments.match_names import RoundNames
 from tournaments.models import Match
 
 ROOM_HOURS = 3
@@ -194,13 +195,24 @@ def _iso(when: datetime | None) -> str | None:
     return when.isoformat(timespec="seconds") if when is not None else None
 
 
-def payload(found: Room) -> dict[str, Any]:
-    """The ``tables.json`` contract (issue 33)."""
+def payload(found: Room, names: RoundNames | None = None) -> dict[str, Any]:
+    """The ``tables.json`` contract (issue 33); each match also named as the pages name it
+    (its ``stage``, ``round`` and ``label``, from ``names``: issue 41)."""
+    names = names if names is not None else RoundNames(())
+
+    def named(match: Match) -> dict[str, Any]:
+        return {
+            "stage": match.stage.name if match.stage_id is not None else None,
+            "round": names.round(match),
+            "label": names.match(match),
+        }
+
     return {
         "tables": [
             {
                 "table": table.match.table,
                 "match": table.match.key,
+                **named(table.match),
                 "players": [table.match.side_a.name, table.match.side_b.name],
                 "hands": table.hands,
                 "started_at": _iso(table.started_at),
@@ -211,6 +223,7 @@ def payload(found: Room) -> dict[str, Any]:
         "queue": [
             {
                 "match": queued.match.key,
+                **named(queued.match),
                 "players": [queued.match.side_a.name, queued.match.side_b.name],
                 "estimated_start": _iso(queued.estimated_start),
             }

@@ -1,7 +1,8 @@
 """What the round-control screen shows: per round, which tables are still playing, what
 is queued for a table and what awaits confirmation. A tournament in stages lists every
-stage's rounds, stage after stage, each named with its stage ("Swiss · Round 1",
-"Knockout · Round 1": round numbers start again in each stage). Read-only; two queries."""
+stage's rounds, stage after stage, each named with its stage as every page names it
+(:mod:`tournaments.match_names`: "Swiss · Round 1", "Knockout · Quarterfinals"; round
+numbers start again in each stage). Read-only; two queries."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .match_names import RoundNames, play_order
 from .models import Match, Tournament
 
 Status = Match.Status
@@ -26,6 +28,8 @@ class RoundInfo:
     stage: str = ""
     """The stage's name (a tournament in stages), which the label starts with."""
     stage_number: int | None = None
+    title: str = ""
+    """The round as the pages name it within its stage ("Quarterfinals", "Round 2")."""
 
     @property
     def print_query(self) -> str:
@@ -40,16 +44,7 @@ class RoundInfo:
 
     @property
     def label(self) -> str:
-        label = self._round_label
-        return f"{self.stage} · {label}" if self.stage else label
-
-    @property
-    def _round_label(self) -> str:
-        if self.section in (Match.Section.WINNERS, Match.Section.ROUND_ROBIN, Match.Section.SWISS):
-            return _("Round %(round)d") % {"round": self.round}
-        if self.section in (Match.Section.LOSERS, Match.Section.CONSOLATION):
-            return f"{self.section_label} · " + _("round %(round)d") % {"round": self.round}
-        return str(self.section_label)
+        return f"{self.stage} · {self.title}" if self.stage else self.title
 
     @property
     def played(self) -> list[Match]:
@@ -108,31 +103,6 @@ class Overview:
         return next((r for r in self.rounds if not r.is_complete), None)
 
 
-# Rounds of the main brackets interleave by number (W1, L1, W2, L2 …); the deciders come
-# after all of them, in this order.
-_SECTION_RANK = {
-    Match.Section.WINNERS: 0,
-    Match.Section.ROUND_ROBIN: 0,
-    Match.Section.LOSERS: 1,
-    Match.Section.CONSOLATION: 2,
-    Match.Section.THIRD_PLACE: 3,
-    Match.Section.FINAL: 4,
-    Match.Section.RESET: 5,
-}
-_DECIDERS = (Match.Section.THIRD_PLACE, Match.Section.FINAL, Match.Section.RESET)
-
-
-def play_order(section: str, round_: int) -> tuple[int, int, int]:
-    """Sort key of a round in playing order: round 1 first, the (grand) final last.
-
-    Generation stores a bracket from its final back, so the rows' own order is the
-    reverse of play."""
-    rank = _SECTION_RANK.get(Match.Section(section), 9)
-    if section in _DECIDERS:
-        return (1, rank, round_)
-    return (0, round_, rank)
-
-
 def join_and(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -145,6 +115,8 @@ def round_overview(tournament: Tournament) -> Overview:
         .select_related("side_a__player", "side_b__player", "stage")
         .order_by("pk")
     )
+    names = RoundNames(matches, double=tournament.bracket_kind == "double_elimination")
+    names.name_all(matches)
     rounds: dict[tuple[int, str, int], RoundInfo] = {}
     for match in matches:
         stage = match.stage if match.stage_id is not None else None
@@ -156,6 +128,7 @@ def round_overview(tournament: Tournament) -> Overview:
                 round=match.round,
                 stage=stage.name if stage is not None else "",
                 stage_number=stage.number if stage is not None else None,
+                title=names.round(match),
             )
         rounds[key].matches.append(match)
     for info in rounds.values():

@@ -1,6 +1,12 @@
 """CSV exports: a tournament's standings and matches (``/t/<slug>/standings.csv``,
 ``/t/<slug>/matches.csv``) and a season's table (``/seasons/<slug>/standings.csv``).
 
+``matches.csv`` lists the matches stage by stage, each stage's rounds in playing order,
+each round's matches by number; a round is named as the pages name it ("Quarterfinals"),
+with the stage in its own column, and each finished match says how it was decided
+("played", "on time", "walkover", "withdrawal"). Its scores are its sheet's, so a match
+decided on time shows the games and points its sheet shows.
+
 Public data only, the same names and numbers as the public pages: no email, phone, notes
 or club id. In the visitor's language, with its delimiter (:mod:`club.csv_text`: ``;`` and
 decimal commas for Spanish and Afrikaans, which Spanish Excel splits correctly; a UTF-8
@@ -24,6 +30,8 @@ from club.models import Season
 from club.season_data import season_table
 from club.standings_ratings import entry_players
 from standings.data import load
+from standings.match_rows import sheet_scores
+from tournaments.match_names import decided, decided_label, in_order, names_for, withdrawals
 from tournaments.models import Match, Tournament
 from tournaments.permissions import shown_to
 
@@ -95,8 +103,12 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def matches_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every match: the first ten columns as they always were (the match now named as the
+    pages name it), then its stage and how it was decided (docs/exports.md)."""
     tournament = shown_to(request.user, get_object_or_404(Tournament, slug=slug))
     data = load(tournament)
+    names = names_for(data.tournament, data.matches)
+    walked = withdrawals(tournament.pk)
     header = [
         _("Match"),
         _("Table"),
@@ -108,25 +120,30 @@ def matches_csv(request: HttpRequest, slug: str) -> HttpResponse:
         _("Points B"),
         _("Winner"),
         _("Status"),
+        _("Stage"),
+        _("Decided"),
     ]
     rows = []
-    for match in data.matches:
+    for match in in_order(data.matches):
         if match.is_skipped:
             continue
         winner = match.side_name(match.winner_side) if match.winner_side else ""
         status = _("Bye") if match.is_bye else Match.Status(match.status).label
+        games_a, games_b, points_a, points_b = sheet_scores(match, data.sheets.get(match.pk))
         rows.append(
             [
-                match.label,
+                names.match(match),
                 match.table,
                 match.name_a,
                 match.name_b,
-                match.score_a,
-                match.score_b,
-                match.total_a,
-                match.total_b,
+                games_a,
+                games_b,
+                points_a,
+                points_b,
                 winner,
                 status,
+                match.stage.name if match.stage_id else "",
+                decided_label(decided(match, walked)),
             ]
         )
     return csv_response(header, rows, f"{slug}-matches.csv")

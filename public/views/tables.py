@@ -18,6 +18,7 @@ from public import live as live_pages
 from public.live import headers, last_modified, live, not_modified, packed, sent
 from standings.data import load
 from standings.tables import payload, room
+from tournaments.match_names import names_for
 from tournaments.models import Tournament
 
 
@@ -26,8 +27,10 @@ def _etag(request: HttpRequest, slug: str) -> str:
 
 
 def _render(tournament: Tournament) -> dict[str, Any]:
-    found = room(load(tournament), timezone.now())
-    return {"json": packed(json.dumps(payload(found), ensure_ascii=False))}
+    data = load(tournament)
+    found = room(data, timezone.now())
+    names = names_for(data.tournament, data.matches)
+    return {"json": packed(json.dumps(payload(found, names), ensure_ascii=False))}
 
 
 @require_GET
@@ -37,12 +40,16 @@ def tables_json(request: HttpRequest, slug: str) -> HttpResponse:
 
         {
           "tables": [  # by table number: every match at a table with both players
-            {"table": int, "match": its key ("W2-1"), "players": [name, name],
+            {"table": int, "match": its key ("W2-1"),
+             "stage": its stage's name (null: one bracket), "round": as the pages name it
+             ("Quarterfinals"), "label": "Quarterfinals · Match 1" …,
+             "players": [name, name],
              "hands": int (a team match: deals), "started_at": ISO or null (no hand yet),
              "estimated_finish": ISO or null}
           ],
           "queue": [  # matches ready for a table without one, in the order they get one
-            {"match": key, "players": [name, name], "estimated_start": ISO or null}
+            {"match": key, "stage", "round", "label" (as above), "players": [name, name],
+             "estimated_start": ISO or null}
           ]
         }
 

@@ -20,9 +20,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
+from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
 from engine import ScoringError
+from tournaments.match_names import parts_of
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
 from web.submissions import FIELD, by_link
@@ -80,7 +82,12 @@ def match_view(
             return render(
                 request,
                 "scoring/table_closed.html",
-                {"reason": reason, "match": closed.match, "table_link": True},
+                {
+                    "reason": reason,
+                    "match": closed.match,
+                    "match_name": _lazy_name(closed.match),
+                    "table_link": True,
+                },
                 status=410,
             )
         patch_vary_headers(response, ("HX-Request",))
@@ -217,12 +224,25 @@ class MatchUrls(dict[str, str]):
         return self.access.url(f"hand-{action}", number=number)
 
 
+def _lazy_name(match: Match | None) -> Any:
+    return SimpleLazyObject(lambda: match_name_html(match) if match is not None else "")
+
+
+def match_name_html(match: Match) -> str:
+    """The match's name, each part kept whole on a line of its own if need be."""
+    parts = ((part,) for part in parts_of(match))
+    return format_html_join(" · ", '<span class="nowrap">{}</span>', parts)
+
+
 def base_context(access: MatchAccess) -> dict[str, Any]:
     context: dict[str, Any] = {
         "access": access,
         "match": access.match,
         "tournament": access.tournament,
         "urls": MatchUrls(access),
+        # "Qualifying · Round 1 · Match 6", as every page names it (a query, if shown),
+        # wrapping on a narrow phone between its parts only.
+        "match_name": _lazy_name(access.match),
         # The players' pages (base.html): no log-in link or director navigation.
         "table_link": access.token is not None,
     }

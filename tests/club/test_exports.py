@@ -80,7 +80,7 @@ def test_standings_csv(client, played):
 
 def test_matches_csv_in_spanish(client, played):
     table = rows(client, reverse("club:matches-csv", args=[played.slug]), language="es")
-    assert len(table[0]) == 10  # split on the semicolons, as Spanish Excel does
+    assert len(table[0]) == 12  # split on the semicolons, as Spanish Excel does
     assert table[0][1] == "Mesa"  # in the visitor's language
     assert len(table) == 1 + 3
     names = {cell for row in table[1:] for cell in row[2:4]}

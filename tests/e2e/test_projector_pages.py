@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from public.views import tournament as tournament_views
+from public.views import display as display_views
 from tests.factories import make_bracket
 from tournaments.models import Tournament
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_projector_shows_page_two_in_its_cycle(desktop, live_server, monkeypatch):
-    monkeypatch.setattr(tournament_views, "DISPLAY_SECONDS", 2)  # a quick cycle to watch
+    monkeypatch.setattr(display_views, "DISPLAY_SECONDS", 2)  # a quick cycle to watch
     t = make_bracket(players=20, status=Tournament.Status.RUNNING)
     page = desktop
     page.goto(f"/t/{t.slug}/display/?panel=standings")

@@ -33,6 +33,7 @@ from scoring.models import Hand
 from tournaments.models import AuditEntry, Entry, Match, Player, Stage, TeamMember, Tournament
 
 from .driver import Event, text_of
+from .match_exports import match_exports
 from .mirror import mirror
 from .problems import Problem, first_difference
 from .repeats import made_once
@@ -676,6 +677,7 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems = find_me(event, now) + player_pages(event, now) + public_page(event, now)
     problems += companions(event, now)
     problems += queued_matches(event, now)
+    problems += match_exports(event)
     json_problems, json_rows = standings_json(event, now)
     json_places = {row["name"]: row["place_label"] or "" for row in json_rows}
     csv_problems, csv_places = standings_csv(event, now)

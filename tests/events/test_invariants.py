@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from django.db.models import F
 
-from public.views import tournament as public_views
+from public.views import display as public_views
 from standings import data as public_data
 from tournaments.models import Match
 

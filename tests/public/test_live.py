@@ -17,7 +17,7 @@ from django.utils.http import http_date
 
 from public import live as live_module
 from public.live import POLL_SECONDS
-from public.views.tournament import PAGE, _render, page_context
+from public.views.tournament import PAGE, page_context, render_page
 from standings.data import load
 from tests.factories import make_bracket
 from tests.scoring.helpers import knock, named, play
@@ -67,7 +67,7 @@ def test_a_poll_that_finds_nothing_new_gets_a_304_after_one_query(client, runnin
 
 def test_a_cached_region_is_the_page_byte_for_byte_and_costs_one_query(client, running_eight):
     fresh = poll(client, running_eight)
-    bare = _render(None, f"{PAGE}#standings", page_context(load(running_eight)))
+    bare = render_page(None, f"{PAGE}#standings", page_context(load(running_eight)))
     assert fresh.content.decode() == bare
     cached, count = queries(lambda: poll(client, running_eight))
     assert cached.content == fresh.content and count == 1
@@ -90,7 +90,7 @@ def test_a_hand_shows_at_the_next_poll_and_a_correction_too(client, running_eigh
     correct_hand(match=match, **named(match, 5), data=HandData("knock", "A", 1, 60))
     corrected = poll(client, t, after["ETag"])
     assert corrected.status_code == 200 and corrected.content != after.content
-    bare = _render(None, f"{PAGE}#standings", page_context(load(t)))
+    bare = render_page(None, f"{PAGE}#standings", page_context(load(t)))
     assert corrected.content.decode() == bare  # nothing stale: what a fresh render says
 
 
@@ -394,7 +394,7 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
 
     def regions() -> dict[str, str]:
         context = page_context(load(t))
-        return {part: _render(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")}
+        return {part: render_page(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")}
 
     def from_nothing() -> dict[str, str]:  # with no pieces, leaving the kept ones be
         with monkeypatch.context() as nothing_kept:
@@ -476,7 +476,7 @@ def test_polls_within_half_a_second_reuse_the_row_a_page_reads_it_again(
     assert poll(client, t, first["ETag"]).status_code == 304  # within the window: as read
     page, count = queries(lambda: client.get(reverse("public:tournament", args=[t.slug])))
     assert count >= 1 and page.status_code == 200
-    assert _render(None, f"{PAGE}#standings", page_context(load(t))) in page.content.decode()
+    assert render_page(None, f"{PAGE}#standings", page_context(load(t))) in page.content.decode()
     clock[0] += 0.4  # past the window: the poll reads the new version
     fresh = poll(client, t, first["ETag"])
     assert fresh.status_code == 200 and fresh.content != first.content

@@ -23,8 +23,9 @@ from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
-TABLE_KEYS = {"table", "match", "players", "hands", "started_at", "estimated_finish"}
-QUEUE_KEYS = {"match", "players", "estimated_start"}
+NAMED = {"stage", "round", "label"}  # issue 41: each match named as the pages name it
+TABLE_KEYS = {"table", "match", "players", "hands", "started_at", "estimated_finish", *NAMED}
+QUEUE_KEYS = {"match", "players", "estimated_start", *NAMED}
 
 
 def url(t: Tournament) -> str:
@@ -75,6 +76,8 @@ def test_the_contract(client, room):
         assert match.table == row["table"]
         assert row["players"] == [match.side_a.name, match.side_b.name]
         assert row["hands"] == 4
+        assert (row["stage"], row["round"]) == (None, "Quarterfinals")
+        assert row["label"] == f"Quarterfinals · Match {match.position}"
         assert when(row["started_at"]) == match.started_at.replace(microsecond=0)
         # in play with a hand: an estimate, after its last hand
         assert when(row["estimated_finish"]) > timezone.now() - timedelta(minutes=1)

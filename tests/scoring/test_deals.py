@@ -263,23 +263,24 @@ def test_the_deal_edit_and_delete_pages(client):
 
 
 def test_the_team_sheet_reads_a_fixed_number_of_queries(client, django_assert_num_queries):
-    """The match, its boards, the teams' players: three queries through the table link,
-    whatever the number of deals (a signed-in director adds the session and the user)."""
+    """The match, its boards, the teams' players and its round's name (the rounds of its
+    section): four queries through the table link, whatever the number of deals (a
+    signed-in director adds the session and the user)."""
     tournament = team_bracket()
     match = first_match(tournament)
     url = reverse("scoring:table-match-sheet", kwargs={"token": match.token})
     client.get(url)
     play_deals(match, [[knock("A", 2, 18), knock("B", 3, 15)]])
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         client.get(url)
     play_deals(match, [[knock("A", 2, 18), knock("B", 3, 15)]] * 4)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         assert "Enter deal 6" in client.get(url).content.decode()
     client.force_login(tournament.owner)
     director = _url(match, "match-sheet")
     client.get(director)
-    # 5, and the header's director links read the account's permissions (2, once a request)
-    with django_assert_num_queries(7):
+    # 6, and the header's director links read the account's permissions (2, once a request)
+    with django_assert_num_queries(8):
         client.get(director)
 
 

@@ -255,8 +255,15 @@ class Match(models.Model):
 
     # -- display -------------------------------------------------------------------------
 
+    named = ""
+    """What the pages call this match, once :class:`tournaments.match_names.RoundNames`
+    has named it ("Knockout · Quarterfinals · Match 1": it needs the match's whole stage);
+    until then :attr:`label` says the round's number and the match's."""
+
     @property
     def label(self) -> str:
+        if self.named:
+            return self.named
         params = {"round": self.round, "position": self.position}
         if self.section == self.Section.FINAL:
             return gettext("Grand final")

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import calling, services
 from ..forms import WalkoverForm
+from ..match_names import name_of
 from ..models import Match, Tournament
 from ..rounds import round_overview
 from .base import (
@@ -58,11 +59,14 @@ def _round_result(
 
 
 def _match(tournament: Tournament, match_id: int) -> Match:
-    return get_object_or_404(
-        Match.objects.select_related("side_a__player", "side_b__player"),
+    """The match, named as the pages name it in what Round control says of it."""
+    match = get_object_or_404(
+        Match.objects.select_related("side_a__player", "side_b__player", "stage"),
         pk=match_id,
         tournament=tournament,
     )
+    match.named = name_of(match)
+    return match
 
 
 @require_POST

@@ -20,6 +20,7 @@ from engine import resolve_rules
 from web import repeats
 from web.numbers import integer_in
 
+from ..match_names import names_for
 from ..models import AuditEntry, Entry, Match, Stage, Tournament
 from ..models.stages import MAX_SWISS_ROUNDS
 from ..rules_text import rules_summary
@@ -54,6 +55,10 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
             "side_a__player", "side_b__player"
         )
     )
+    by_pk = {stage.pk: stage for stage in stages}
+    for match in matches:
+        match.stage = by_pk[match.stage_id]
+    names_for(tournament, matches).name_all(matches)  # "Knockout · Quarterfinals · Match 1"
     names = dict(tournament.entries.values_list("pk", "player__name"))
     current = current_stage(stages)
     labels = dict(tiebreak_choices())
