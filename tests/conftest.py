@@ -10,8 +10,9 @@ needs, here at collection, so no test file has to say it:
   set up for these and for tests that use Django's settings or test client; a pure test
   (the engine's, pairing's) pays for none of them.
 * ``browser`` (tests/e2e/conftest.py): it drives Chromium.
-* ``simulator``: it plays whole events (tests/events) or walks every URL as every kind of
-  visitor (the permission matrix, the double-tap walk).
+* ``simulator``: it plays whole events (tests/events) or walks the whole site (the
+  permission matrix, the double-tap walk, every bad number in every field, the bench's
+  report).
 * ``server`` (marked in its file): it starts real servers (gunicorn, the venue server,
   HAProxy, PostgreSQL, Redis, a proxy), so it runs one at a time, with the machine to
   itself.
@@ -37,6 +38,8 @@ SIMULATOR = {
     TESTS / "events" / "test_events.py",
     TESTS / "test_permissions_matrix.py",
     TESTS / "test_double_taps.py",
+    TESTS / "test_bad_numbers.py",  # every number field of every form, each bad value
+    TESTS / "bench" / "test_bench_smoke.py",  # the bench's whole report, once
 }
 
 
