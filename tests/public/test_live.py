@@ -394,7 +394,9 @@ def test_pieces_kept_from_earlier_renders_never_show_an_old_value(running_eight,
 
     def regions() -> dict[str, str]:
         context = page_context(load(t))
-        return {part: render_page(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")}
+        return {
+            part: render_page(None, f"{PAGE}#{part}", context) for part in ("bracket", "standings")
+        }
 
     def from_nothing() -> dict[str, str]:  # with no pieces, leaving the kept ones be
         with monkeypatch.context() as nothing_kept:
