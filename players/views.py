@@ -27,14 +27,9 @@ from tournaments import registration
 from tournaments.forms import PlayerForm
 from tournaments.models import AuditEntry, Player, Tournament
 from tournaments.permissions import is_registrar, may_use_registry, owns_player
-from tournaments.views.base import (
-    login_redirect,
-    manage_url,
-    manage_view,
-    message_text,
-    page,
-)
+from tournaments.views.base import login_redirect, manage_url, manage_view, message_text
 from tournaments.views.entries import entered_message
+from web.pages import page
 
 from . import csv_entries, csv_import, registry
 from .forms import PlayerImportForm, PlayerSearchForm

@@ -25,8 +25,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import audit
 from tournaments.permissions import is_club_admin
-from tournaments.views.base import director_view, login_redirect, page
+from tournaments.views.base import director_view, login_redirect
 from web import repeats
+from web.pages import page
 from web.qr import qr_svg
 from web.submissions import shows_a_secret
 

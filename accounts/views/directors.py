@@ -13,7 +13,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.views.base import club_admin_view, page
+from tournaments.views.base import club_admin_view
+from web.pages import page
 from web.qr import qr_svg
 
 from .. import services as accounts

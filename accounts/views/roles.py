@@ -14,11 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import organising
 from tournaments.models import Tournament
-from tournaments.views.base import (
-    manage_view,
-    message_text,
-    page,
-)
+from tournaments.views.base import manage_view, message_text
+from web.pages import page
 from web.qr import qr_svg
 
 from .. import services as accounts

@@ -34,6 +34,7 @@ from standings.data import Results, load, team_rosters
 from standings.tables import room
 from tournaments import self_checkin
 from tournaments.models import Tournament
+from web.pages import template_for, wants_region
 
 FIND = "public/find.html"
 PLAYER = "public/player.html"
@@ -88,15 +89,10 @@ def _group(found: Live) -> live_pages.Rendered:
     return live_pages.group(found, "players", lambda: _players(found.tournament))
 
 
-def _fragment(request: HttpRequest) -> bool:
-    """An htmx request for one region (not htmx restoring a page from its history)."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
-
-
 def _what(request: HttpRequest, kind: str) -> str | None:
     """What the ``ETag`` names besides the version: the region, or the whole page for
     this visitor (None: a message waits, no validators)."""
-    if _fragment(request):
+    if wants_region(request):
         return f"{kind}.region"
     visitor = visitor_tag(request)
     return f"{kind}.page.{visitor}" if visitor is not None else None
@@ -137,7 +133,7 @@ def _respond(
         **context,
     }
     what = _what(request, kind)
-    region = _fragment(request)
+    region = wants_region(request)
     if region and what is not None:
         unchanged = not_modified(request, found, what, rendered.tag)
         if unchanged is not None:
@@ -157,7 +153,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
     rendered = _group(found)
     result = search(rendered.parts["people"], request.GET.get("q", ""))
     player = rendered.parts["views"].get(result.hits[0].entry_id) if len(result.hits) == 1 else None
-    template = f"{FIND}#find-results" if _fragment(request) else FIND
+    template = template_for(request, FIND, "find-results")
     context = {"search": result, "player": player}
     return _respond(request, found, rendered, template, context, f"find.{_query_tag(request)}")
 
@@ -171,7 +167,7 @@ def player(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     view = rendered.parts["views"].get(entry_id)
     if view is None:
         raise Http404
-    template = PLAYER_REGION if _fragment(request) else PLAYER
+    template = PLAYER_REGION if wants_region(request) else PLAYER
     context = {
         "player": view,
         "companion": rendered.parts["companions"][entry_id],

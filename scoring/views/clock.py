@@ -13,8 +13,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Match, Stage, Tournament
-from tournaments.views.base import manage_view, page
+from tournaments.views.base import manage_view
 from tournaments.views.stages import result, stage_of, stages_context
+from web.pages import page
 
 from .. import timing
 

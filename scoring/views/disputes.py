@@ -26,7 +26,8 @@ from engine import (
 )
 from engine.hands import Card, knock_limit
 from tournaments.models import Tournament
-from tournaments.views.base import manage_view, page
+from tournaments.views.base import manage_view
+from web.pages import page
 
 from ..forms import RESULT_NAMES, DisputeForm
 

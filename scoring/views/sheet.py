@@ -24,6 +24,7 @@ from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
 from tournaments.models import Match
+from web.pages import page
 from web.submissions import (
     keeps_own_submissions,
     sent_elsewhere,
@@ -90,9 +91,8 @@ def sheet_context(
     }
 
 
-def _page(request: HttpRequest, context: dict[str, Any], partial: str) -> TemplateResponse:
-    template = f"{TEMPLATE}#{partial}" if request.htmx else TEMPLATE
-    return TemplateResponse(request, template, context)
+def _page(request: HttpRequest, context: dict[str, Any], partial: str) -> HttpResponse:
+    return page(request, TEMPLATE, context, partial=partial)
 
 
 @require_GET

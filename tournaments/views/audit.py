@@ -8,14 +8,13 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from web.pages import page
+
 from .. import audit_log as audit_log_module
 from ..models import AuditEntry, Entry, Match, Tournament
 from ..models.audit import ACTION_LABELS
 from ..rounds import play_order
-from .base import (
-    manage_view,
-    page,
-)
+from .base import manage_view
 
 # -- audit log -------------------------------------------------------------------------------
 

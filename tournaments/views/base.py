@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -24,21 +24,6 @@ PLAYER_REGISTERED = "player-registered"
 
 
 # -- plumbing --------------------------------------------------------------------------------
-
-
-def page(
-    request: HttpRequest,
-    template: str,
-    context: dict[str, Any],
-    *,
-    partial: str | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    """The whole page, or only ``partial`` for htmx; varies on HX-Request either way."""
-    name = f"{template}#{partial}" if partial and request.htmx else template
-    response = render(request, name, context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
 
 
 def message_text(error: ValidationError) -> str:

@@ -12,15 +12,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from web.pages import page
+
 from .. import draw
 from ..models import Match, Tournament
 from ..rounds import play_order
-from .base import (
-    manage_url,
-    manage_view,
-    message_text,
-    page,
-)
+from .base import manage_url, manage_view, message_text
 
 # -- bracket ---------------------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
+from web.pages import page
+
 from .. import registration, self_checkin, services
 from ..forms import (
     AddEntriesForm,
@@ -25,14 +27,7 @@ from ..forms import (
     SeedForm,
 )
 from ..models import Entry, Player, Tournament
-from .base import (
-    ENTRIES_CHANGED,
-    PLAYER_REGISTERED,
-    manage_url,
-    manage_view,
-    message_text,
-    page,
-)
+from .base import ENTRIES_CHANGED, PLAYER_REGISTERED, manage_url, manage_view, message_text
 
 # -- registration ----------------------------------------------------------------------------
 

@@ -7,12 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from web.pages import page
+
 from ..models import Tournament
 from ..permissions import is_club_admin, is_director, is_registrar
-from .base import (
-    login_redirect,
-    page,
-)
+from .base import login_redirect
 
 # -- home and dashboard ----------------------------------------------------------------------
 

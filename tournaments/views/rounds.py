@@ -12,17 +12,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from web.pages import page
+
 from .. import calling, services
 from ..forms import WalkoverForm
 from ..match_names import name_of
 from ..models import Match, Tournament
 from ..rounds import round_overview
-from .base import (
-    manage_url,
-    manage_view,
-    message_text,
-    page,
-)
+from .base import manage_url, manage_view, message_text
 
 # -- round control ---------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from engine import PRESETS, resolve_rules
 from web import repeats
+from web.pages import page
 
 from .. import organising
 from ..forms import (
@@ -23,13 +24,7 @@ from ..models import Tournament
 from ..models.tournaments import DEFAULT_PRESET
 from ..permissions import can_direct
 from ..rules_text import rules_summary
-from .base import (
-    director_view,
-    manage_url,
-    manage_view,
-    message_text,
-    page,
-)
+from .base import director_view, manage_url, manage_view, message_text
 
 # -- tournaments -----------------------------------------------------------------------------
 

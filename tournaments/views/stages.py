@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from engine import resolve_rules
 from web import repeats
 from web.numbers import integer_in
+from web.pages import page
 
 from ..match_names import names_for
 from ..models import AuditEntry, Entry, Match, Stage, Tournament
@@ -33,7 +34,7 @@ from ..stages.forms import (
     tiebreak_choices,
 )
 from ..stages.standings import current_round, current_stage, stage_standings
-from .base import manage_url, manage_view, message_text, page
+from .base import manage_url, manage_view, message_text
 
 TEMPLATE = "tournaments/stages.html"
 
