@@ -131,7 +131,19 @@ def generate_bracket(*, tournament: Tournament, user: Any, preview: bool = False
         board.user = user
         board.save_decisions()  # the byes, now that their matches exist
         _renumber_seeds(playing, left_out)
-        _start_running(tournament, playing, matches, user)
+        start_running(
+            tournament,
+            action="bracket generated",
+            obj=tournament,
+            after={
+                "bracket_kind": tournament.bracket_kind,
+                "players": len(playing),
+                "matches": len(matches),
+                "draw_seed": tournament.draw_seed if tournament.random_draw else None,
+                "seeds": {e.seed: e.name for e in playing},
+            },
+            user=user,
+        )
         changed(tournament)
     return plan
 
@@ -194,26 +206,20 @@ def check_enough_players(playing: list[Entry]) -> None:
         )
 
 
-def _start_running(
-    tournament: Tournament, playing: list[Entry], matches: list[Match], user: Any
+def start_running(
+    tournament: Tournament, *, action: str, obj: Any, after: dict[str, Any], user: Any
 ) -> None:
-    """The tournament starts running; the audit row records how its bracket was drawn."""
+    """The tournament starts running (its bracket drawn, or its first stage begun); one
+    audit row, ``action``, records the status and how it started (``after``)."""
     before_status = tournament.status
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status", "updated"])
     audit.record(
         tournament=tournament,
-        action="bracket generated",
-        obj=tournament,
+        action=action,
+        obj=obj,
         before={"status": before_status},
-        after={
-            "status": tournament.status,
-            "bracket_kind": tournament.bracket_kind,
-            "players": len(playing),
-            "matches": len(matches),
-            "draw_seed": tournament.draw_seed if tournament.random_draw else None,
-            "seeds": {e.seed: e.name for e in playing},
-        },
+        after={"status": tournament.status, **after},
         user=user,
     )
 

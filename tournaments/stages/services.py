@@ -34,7 +34,7 @@ from pairing import cut
 from pairing.tiebreaks import Tiebreak
 
 from .. import audit
-from ..draw import check_enough_players, playing_entries
+from ..draw import check_enough_players, playing_entries, start_running
 from ..models import Decision, Entry, Match, Stage, Tournament
 from ..movement import Board, lock_tournament
 from ..public_version import changed
@@ -211,16 +211,11 @@ def start(*, tournament: Tournament, user: Any) -> Stage:
         playing, _left_out = playing_entries(tournament)
         check_enough_players(playing)
         matches = begin(first, [e.pk for e in playing], user)
-        before = tournament.status
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status", "updated"])
-        audit.record(
-            tournament=tournament,
+        start_running(
+            tournament,
             action="stage started",
             obj=first,
-            before={"status": before},
             after={
-                "status": tournament.status,
                 "stage": first.name,
                 "players": len(playing),
                 "matches": len(matches),
