@@ -77,6 +77,16 @@ class SheetHeader:
     """Said in the table's box of a match waiting for a table (issue 41), else empty."""
 
 
+def pack_canvas(buffer: io.BytesIO, headers: Sequence[SheetHeader]) -> Canvas:
+    """The canvas of a pack of sheets (head to head or teams), landscape, titled by its
+    first sheet's tournament and round."""
+    if not headers:
+        raise ValueError("no scoresheets to render")
+    first = headers[0]
+    title = f"{first.tournament} · {first.round_label}"
+    return new_canvas(buffer, title=title, size=page_size(first.page_size, wide=True))
+
+
 @dataclass(frozen=True, slots=True)
 class Scoresheet:
     """One match. ``rules`` is the resolved knob dict (``RuleSet.to_dict()``); it shapes the
@@ -169,16 +179,9 @@ def render_scoresheets(
     ``grid_as_form=False`` draws every page's grid anew instead of placing the shared form:
     the benchmark's baseline, nothing else needs it.
     """
-    if not sheets:
-        raise ValueError("no scoresheets to render")
     labels = labels or Labels()
     buffer = io.BytesIO()
-    first = sheets[0].header
-    canvas = new_canvas(
-        buffer,
-        title=f"{first.tournament} · {first.round_label}",
-        size=page_size(first.page_size, wide=True),
-    )
+    canvas = pack_canvas(buffer, [item.header for item in sheets])
     forms: dict[tuple[Any, ...], str] = {}
     for item in sheets:
         match = _Match.of(item)

@@ -34,11 +34,10 @@ from .base import (
     RULE,
     Ink,
     draw_qr,
-    new_canvas,
     page_size,
 )
 from .fonts import isolate
-from .scoresheet import SheetHeader
+from .scoresheet import SheetHeader, pack_canvas
 
 MARGIN = 28.0
 QR = 74.0
@@ -88,16 +87,9 @@ def render_team_scoresheets(
     sheets: Sequence[TeamScoresheet], *, labels: TeamLabels | None = None
 ) -> bytes:
     """One PDF with every team sheet in the given order (a round pack: table order)."""
-    if not sheets:
-        raise ValueError("no scoresheets to render")
     labels = labels or TeamLabels()
     buffer = io.BytesIO()
-    first = sheets[0].header
-    canvas = new_canvas(
-        buffer,
-        title=f"{first.tournament} · {first.round_label}",
-        size=page_size(first.page_size, wide=True),
-    )
+    canvas = pack_canvas(buffer, [item.header for item in sheets])
     for item in sheets:
         _draw_sheet(canvas, item, labels)
     canvas.save()
