@@ -11,6 +11,7 @@ written for the test, so that each is seen to fail."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_no_django_internals(project):
     assert used == [], "Django internals:" + offenders(used)
 
 
-def test_every_app_is_installed_and_on_the_code_map():
+def test_every_app_is_installed_packaged_and_on_the_code_map():
     from django.conf import settings
 
     code_map = (ROOT / "docs" / "code.md").read_text()
@@ -106,6 +107,13 @@ def test_every_app_is_installed_and_on_the_code_map():
         f"{app}/ is missing from the code map, docs/code.md"
         for app in STANDS_ON
         if f"| `{app}/` |" not in code_map
+    ]
+    packaged = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    included = packaged["packages"]["find"]["include"]
+    wrong += [
+        f"{app} is not in the wheel (pyproject.toml's packages)"
+        for app in STANDS_ON
+        if f"{app}*" not in included
     ]
     assert wrong == [], offenders(wrong)
 
