@@ -17,7 +17,7 @@ from scoring.loading import HandData
 from scoring.services import record_hand
 from standings.data import load
 from tests.public import staged
-from tests.tournaments.test_stages import ONE_GAME_TO_100, play_open
+from tests.tournaments.test_stages import play_open
 from tournaments import services
 from tournaments.models import Match, Stage, Tournament
 from tournaments.stages import services as stage_services
@@ -33,24 +33,7 @@ SMALL_KNOCK = HandData("knock", "A", 2, 30)  # 28 to A: decides nothing in a gam
 def night(director) -> tuple[Tournament, dict[str, Match]]:
     """Eight players, a two-round Swiss into a top-four knockout, played to the end: in
     round 1 a match decided on time and a walkover, in round 2 a withdrawal."""
-    tournament = staged.make_named_event(NAMES)
-    swiss = stage_services.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="swiss",
-        name="Qualifying",
-        rounds=2,
-        advance=4,
-        rules=ONE_GAME_TO_100,
-    )
-    knockout = stage_services.add_stage(
-        tournament=tournament,
-        user=director,
-        kind="single_elimination",
-        name="Knockout",
-        rules=ONE_GAME_TO_100,
-    )
-    stage_services.start(tournament=tournament, user=director)
+    tournament, swiss, knockout = staged.swiss_into_top_four(director, NAMES, rounds=2)
     on_time, walkover, *_rest = Match.objects.filter(stage=swiss).order_by("position")
     record_hand(match=on_time, number=1, data=SMALL_KNOCK)
     services.forfeit(match=walkover, winner_side="B", user=director)

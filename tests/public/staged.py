@@ -20,16 +20,17 @@ def make_named_event(names: Sequence[str]) -> Tournament:
 
 
 def swiss_into_top_four(
-    director, names: Sequence[str], *, swiss_name: str = "Qualifying"
+    director, names: Sequence[str], *, swiss_name: str = "Qualifying", rounds: int = 3
 ) -> tuple[Tournament, Stage, Stage]:
-    """``names`` registered in seed order, the Swiss started (its first round paired)."""
+    """``names`` registered in seed order, a Swiss of ``rounds`` into a top-four knockout
+    started (its first round paired)."""
     tournament = make_named_event(names)
     swiss = stage_services.add_stage(
         tournament=tournament,
         user=director,
         kind="swiss",
         name=swiss_name,
-        rounds=3,
+        rounds=rounds,
         advance=4,
         rules=ONE_GAME_TO_100,
     )
