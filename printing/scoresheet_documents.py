@@ -28,7 +28,6 @@ from django.utils.translation import gettext as _
 
 from engine import MatchSheet, ScoringError, deals_of, score_team_match
 from scoring.loading import first_dealer, load_inputs, score_matches
-from scoring.services import waiting_for_table
 from tournaments.match_names import RoundNames
 from tournaments.models import Match, TeamMember, Tournament
 from tournaments.rules_text import rules_summary
@@ -117,9 +116,7 @@ def _scoresheet(
         rules_summary=summary,
         qr_url=table_link(match) if table_link is not None and _link_works(match) else None,
         page_size=tournament.page_size,
-        queued=_("Queued: play when the director gives you a table")
-        if waiting_for_table(match)
-        else "",
+        queued=_("Queued: play when the director gives you a table") if match.is_queued else "",
     )
     return Scoresheet(header, rules, sheet.to_dict() if sheet is not None else None)
 

@@ -111,16 +111,6 @@ def locked_match(match: Match) -> Match:
     return match
 
 
-def waiting_for_table(match: Match) -> bool:
-    """Whether ``match`` is in the queue: both players known, not decided, and no table yet.
-    A queued match is not played: a hand stored there would put it "in play" nowhere."""
-    return (
-        match.has_both_sides
-        and match.table is None
-        and match.status in (Match.Status.READY, Match.Status.IN_PLAY)
-    )
-
-
 def check_open(match: Match) -> None:
     """Refuse a new hand (or deal) when the match's players are not known yet, it waits for
     a table (:class:`WaitingForTable`) or its result is confirmed (:class:`HandConflict`)."""
@@ -128,7 +118,7 @@ def check_open(match: Match) -> None:
         raise HandConflict(_("The players of this match are not known yet."))
     if match.status == Match.Status.COMPLETE:
         raise HandConflict(_("This match is complete; its result has been confirmed."))
-    if waiting_for_table(match):
+    if match.is_queued:  # a hand stored there would put it "in play" nowhere
         raise WaitingForTable(_("This match is waiting for a table."))
 
 

@@ -355,11 +355,7 @@ class Board:
                 self.touch(match)
         free = self.free_tables() if call else []
         queue = sorted(
-            (
-                m
-                for m in self.matches.values()
-                if m.table is None and m.status in (Status.READY, Status.IN_PLAY)
-            ),
+            (m for m in self.matches.values() if m.is_queued),
             key=_queue_order,
         )
         for match, table in zip(queue, free, strict=False):

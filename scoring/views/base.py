@@ -101,7 +101,7 @@ def match_view(
 
 def _refused_while_queued(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     def guarded(request: HttpRequest, access: MatchAccess, **kwargs: Any) -> HttpResponse:
-        if request.method == "POST" and services.waiting_for_table(access.match):
+        if request.method == "POST" and access.match.is_queued:
             return waiting_answer(request, access)
         return view(request, access, **kwargs)
 

@@ -61,7 +61,7 @@ def sheet_context(
     """Everything the match page shows. Pass the ``sheet`` a service just computed to
     render without loading the hands again."""
     match = access.match
-    waiting = services.waiting_for_table(match)
+    waiting = match.is_queued
     if sheet is None:
         hands = loading.load_hands(match) if hands is None else hands
         sheet = loading.sheet_for(match, hands)

@@ -136,7 +136,7 @@ def team_context(
     sheet = team.as_match_sheet()
     members = members_of(match)
     names = names_of(match)
-    waiting = services.waiting_for_table(match)
+    waiting = match.is_queued
     entry_open = (
         access.can_enter
         and match.has_both_sides

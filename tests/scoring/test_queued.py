@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Hand
-from scoring.services import WaitingForTable, record_hand, waiting_for_table
+from scoring.services import WaitingForTable, record_hand
 from tests.factories import finish_match, make_bracket, make_director
 from tests.scoring.helpers import knock, play, post_data
 from tournaments.models import Match
@@ -34,8 +34,8 @@ def link(match: Match, name: str = "match-sheet") -> str:
 
 def test_a_queued_match_is_waiting_for_a_table_and_a_seated_one_is_not():
     _tournament, seated, queued = two_matches_one_table()
-    assert waiting_for_table(queued)
-    assert not waiting_for_table(seated)
+    assert queued.is_queued
+    assert not seated.is_queued
 
 
 def test_its_table_link_says_it_is_first_in_the_queue_and_shows_no_form(client):

@@ -253,6 +253,16 @@ class Match(models.Model):
             self.Status.AWAITING,
         )
 
+    @property
+    def is_queued(self) -> bool:
+        """Playable but without a table: in the room's queue, not to be played until the
+        director (or the automatic call) gives it one."""
+        return (
+            self.has_both_sides
+            and self.table is None
+            and self.status in (self.Status.READY, self.Status.IN_PLAY)
+        )
+
     # -- display -------------------------------------------------------------------------
 
     named = ""
