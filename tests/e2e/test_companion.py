@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from public.live import POLL_SECONDS
+from tests.e2e.conftest import answered
 from tests.public.test_find import NAMES, entry, field, match_of, player_url
 from tests.standings.test_standings import play_match, quick_match
 
@@ -28,8 +29,7 @@ HTMLMediaElement.prototype.play = function () {
 
 def poll(page) -> None:
     page.clock.run_for((POLL_SECONDS + 1) * 1000)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    answered(page)
 
 
 @pytest.mark.parametrize("sound", [False, True])

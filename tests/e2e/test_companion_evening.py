@@ -12,7 +12,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from public.live import POLL_SECONDS
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import XHR_IN_FLIGHT_JS, answered, screenshot
 from tests.public.test_find import NAMES, entry, field, match_of, player_url
 from tests.standings.test_standings import play_match, quick_match
 
@@ -23,8 +23,7 @@ CODE_LABEL = "The check-in code shown at the door"
 
 def poll(page) -> None:
     page.clock.run_for((POLL_SECONDS + 1) * 1000)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    answered(page)
 
 
 def check_in(page, code: str) -> None:
@@ -41,6 +40,7 @@ def second_phone(browser, live_server):
         base_url=live_server.url,
     )
     context.set_default_timeout(15_000)
+    context.add_init_script(XHR_IN_FLIGHT_JS)
     yield context.new_page()
     context.close()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from public.live import POLL_SECONDS
+from tests.e2e.conftest import answered
 from tests.factories import make_bracket
 from tests.scoring.helpers import knock, play
 from tests.standings.test_standings import playable
@@ -70,8 +71,7 @@ class Network:
 
 def poll(page) -> None:
     page.clock.run_for((POLL_SECONDS + 1) * 1000)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(300)
+    answered(page)
 
 
 def test_polls_send_validators_get_304s_and_show_a_new_hand(desktop, live_server, monkeypatch):
@@ -156,8 +156,7 @@ def test_a_region_answered_as_last_rendered_is_polled_again_sooner(
     network.clear()
     desktop.clock.pause_at(desktop.evaluate("Date.now()") + 1000)
     desktop.clock.run_for((POLL_SECONDS + 1) * 1000)
-    desktop.wait_for_load_state("networkidle")
-    desktop.wait_for_timeout(300)
+    answered(desktop, settled=False)  # the clock is paused
     stale = network.polls()
     assert {p["region"] for p in stale} == {"bracket", "standings"}, stale
     assert all(p["again"] for p in stale), stale
@@ -166,6 +165,5 @@ def test_a_region_answered_as_last_rendered_is_polled_again_sooner(
 
     network.clear()
     desktop.clock.run_for(int(seconds * 1000) + 200)  # sooner than the interval: polled again
-    desktop.wait_for_load_state("networkidle")
-    desktop.wait_for_timeout(300)
+    answered(desktop, settled=False)
     assert sorted(p["region"] for p in network.polls()) == ["bracket", "standings"]

@@ -19,7 +19,7 @@ from scoring.models import Hand
 from tests.scoring.helpers import gin, knock, play, ready_match
 from tournaments.models import Match
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, wait_until
 from .helpers import choose, enter_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,6 +77,8 @@ def test_a_hand_saved_offline_is_kept_shown_and_sent_once_back_online(phone, liv
     phone.goto(f"/table/{match.token}/")
     fill_hand(phone, kind="Knock", by=a, deadwood=2, defender=30)
     phone.context.set_offline(True)
+    failed = []
+    phone.on("requestfailed", lambda r: failed.append(r) if r.url.endswith("/hands/") else None)
     save(phone)
 
     box = phone.locator("#outbox")
@@ -87,7 +89,7 @@ def test_a_hand_saved_offline_is_kept_shown_and_sent_once_back_online(phone, liv
     expect(box.get_by_role("button", name="Send now")).to_be_visible()
     # Still the form as typed: nothing lost, nothing stored.
     expect(phone.locator('input[name="defender_deadwood"]')).to_have_value("30")
-    phone.wait_for_timeout(1500)  # a resend or two, still offline
+    wait_until(phone, lambda: len(failed) >= 2, "a resend, still offline")
     assert hands(match) == []
 
     phone.context.set_offline(False)  # no tap: it goes by itself
@@ -176,8 +178,7 @@ def test_a_hand_sent_to_a_dead_server_is_resent_once_it_is_back(phone, live_serv
     state(phone, "sending")
     # Noticed after the request's own timeout, not left "Sending…" for ever.
     expect(phone.locator("#outbox")).to_contain_text(NOT_SENT, timeout=15_000)
-    while server["tries"] < 3:
-        phone.wait_for_timeout(250)
+    wait_until(phone, lambda: server["tries"] >= 3, "the third try")
     assert hands(match) == []
 
     server["down"] = False
@@ -306,8 +307,7 @@ def test_each_state_in_each_language(phone, other_phone, live_server, language, 
     phone.context.set_offline(False)
     expect(box.locator(".outbox-state")).to_have_text(sending)
     picture(phone, "2-sending")
-    while not held:
-        phone.wait_for_timeout(100)
+    wait_until(phone, lambda: bool(held), "the resend")
     held[0].continue_()
     expect(box.locator(".outbox-state")).to_have_text(saved)
     expect(phone.locator("#match-head .scoreboard tr.current td").first).to_have_text("22")

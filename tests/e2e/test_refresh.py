@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import answered
 from tests.factories import make_bracket
 from tests.scoring.helpers import knock, play
 from tournaments.models import Match
@@ -33,8 +34,7 @@ def watch_polls(page) -> list[str]:
 def poll(page, seconds: int) -> None:
     """Let ``seconds`` of the page's timers run, then the requests they start finish."""
     page.clock.run_for(seconds * 1000)
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(200)
+    answered(page)
 
 
 def mark(page, selector: str) -> None:
