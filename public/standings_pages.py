@@ -4,7 +4,8 @@
 The panel holds every page, the first shown and the others ``hidden``; the projector's
 script (``static/js/projector.js``) shows the next page each time the panel would be
 fetched again, and the next panel comes after the last page. Without JavaScript the first
-page shows with a link to each other page (``?panel=standings&page=2``): that answer is
+page shows with links to the pages near it, the first and the last
+(``?panel=standings&page=2``): that answer is
 the panel with only that page, rendered with the others once per public version
 (:mod:`public.live`), its ``ETag`` naming the page.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from django.http import HttpRequest
 
 ROWS_PER_PAGE = 16
+PAGER_REACH = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +31,21 @@ class StandingsPage:
     """How many pages the standings have."""
 
     @property
-    def numbers(self) -> range:
-        """Every page's number, this one's too."""
-        return range(1, self.pages + 1)
+    def numbers(self) -> list[int | None]:
+        """The pages the pager links to: the first, the last, and those within
+        :data:`PAGER_REACH` of this one (this one too), in order, ``None`` where pages are
+        left out between them. A few links whatever the field's size, so each page's
+        pager costs the same at 1,024 players as at 64."""
+        near = range(
+            max(1, self.number - PAGER_REACH), min(self.pages, self.number + PAGER_REACH) + 1
+        )
+        shown = sorted({1, self.pages, *near})
+        numbers: list[int | None] = []
+        for number in shown:
+            if numbers and number - (numbers[-1] or 0) > 1:
+                numbers.append(None)
+            numbers.append(number)
+        return numbers
 
 
 def standings_pages(rows: list[Any]) -> list[StandingsPage]:

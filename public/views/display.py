@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -125,6 +126,8 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         queued=queued,
         standings_pages=standings_pages(data.standings.rows),
         shown_page=1,
+        # The pager's links, reversed once for every page of every panel.
+        display_url=reverse("public:display", args=[tournament.slug]),
         called=calls,
         display_seconds=DISPLAY_SECONDS,
         # Tables waiting for the director (scoring.calls): a badge on every panel.

@@ -99,3 +99,21 @@ def test_the_pages_are_named_in_every_language(client, language, words):
         html = client.get(display_url(t)).content.decode()
     for word in words:
         assert word in html
+
+
+@pytest.mark.parametrize(
+    ("number", "pages", "links"),
+    [
+        (1, 2, [1, 2]),
+        (1, 64, [1, 2, 3, None, 64]),
+        (7, 64, [1, None, 5, 6, 7, 8, 9, None, 64]),
+        (4, 64, [1, 2, 3, 4, 5, 6, None, 64]),
+        (64, 64, [1, None, 62, 63, 64]),
+    ],
+)
+def test_the_pager_links_the_near_pages_the_first_and_the_last(number, pages, links):
+    """A few links on every page, whatever the field's size: 64 pages of 64 links each
+    made the projector's render grow with the square of the players."""
+    from public.standings_pages import StandingsPage
+
+    assert StandingsPage(number, [], pages).numbers == links
