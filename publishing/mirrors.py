@@ -42,6 +42,15 @@ def forget_mirrored(**_signal: Any) -> None:
         mirrored.forget()
 
 
+def kept_by_venues(tournament_ids: list[int]) -> dict[int, str]:
+    """Of these tournaments, the mirrors, each with its venue's name (the finder of
+    :mod:`tournaments.kept_elsewhere`; no query where nothing is mirrored)."""
+    if not mirrored():
+        return {}
+    rows = Mirror.objects.filter(tournament_id__in=tournament_ids)
+    return dict(rows.values_list("tournament_id", "venue"))
+
+
 def read_only_message(request: HttpRequest) -> str:
     """What a page of a mirrored tournament says instead of its write controls (the
     refusal, naming the venue); "" on any other page."""
