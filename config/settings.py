@@ -158,6 +158,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "config.version.context",
+                # read_only: a mirrored tournament's pages show no write control.
+                "publishing.mirrors.read_only",
             ],
             "builtins": ["web.templatetags.submissions"],
         },

@@ -22,6 +22,9 @@ Every registry write is audited. An edit writes one registry row (tournament emp
 full before and after, shown on the player's page to those who may edit the player) and
 one row in the log of every tournament the player is entered in, so that tournament's
 audit page shows it; there the private fields appear only as changed, never their values.
+A mirror of a venue's tournament (:mod:`tournaments.kept_elsewhere`) is left alone: its
+log is the venue's, and a player in one keeps the name, club id and email the venue
+knows them by (:func:`tournaments.kept_elsewhere.refuse_in_mirrors`).
 
 The checks live in :mod:`tournaments.permissions`; the views apply them (registry list and
 search, edit, CSV import, registration's search, the archive download). The one rule this
@@ -42,10 +45,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments import audit
+from tournaments.kept_elsewhere import refuse_in_mirrors, tournaments_of
 from tournaments.models import Player, Tournament
 from tournaments.models.players import PRIVATE_FIELDS, REGISTRY_FIELDS, SHARED_FIELDS
 from tournaments.permissions import REGISTRAR_PERMISSION, can_direct, is_registrar
@@ -83,8 +86,9 @@ REGISTRAR_CODENAME = REGISTRAR_PERMISSION.split(".")[1]
 def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
     """Save the changes in ``data``; audit them in the registry and in every tournament
     the player is entered in. Refused (ValidationError, nothing saved) when ``user`` is no
-    registrar and changes what other directors see of a player in their tournaments.
-    ``player`` itself is left as it was; the saved player is returned."""
+    registrar and changes what other directors see of a player in their tournaments, or
+    when anyone changes what a mirror shows of its player. ``player`` itself is left as it
+    was; the saved player is returned."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         before = audit.snapshot(player, REGISTRY_FIELDS)
@@ -95,11 +99,8 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
         old, new = audit.changes(before, audit.snapshot(player, REGISTRY_FIELDS))
         if not new:
             return player
-        tournaments = list(
-            Tournament.objects.filter(Q(entries__player=player) | Q(team_members__player=player))
-            .distinct()
-            .order_by("date", "pk")
-        )
+        tournaments = tournaments_of(player)
+        mirrors = refuse_in_mirrors(before["name"], tournaments, changed=new)
         if not is_registrar(user) and any(name in SHARED_FIELDS for name in new):
             _refuse_in_foreign_tournaments(player, before, user, tournaments)
         player.save()
@@ -111,7 +112,7 @@ def update_player(*, player: Player, data: dict[str, Any], user: Any) -> Player:
             after=new,
             user=user,
         )
-        for tournament in tournaments:
+        for tournament in (t for t in tournaments if t.pk not in mirrors):  # theirs: the venue's
             audit.record(
                 tournament=tournament,
                 action="player edited",

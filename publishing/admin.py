@@ -20,13 +20,15 @@ from django.core.exceptions import ValidationError
 import scoring.admin  # noqa: F401  (their admins registered first, to be wrapped here)
 import tournaments.admin  # noqa: F401
 from scoring.models import Hand
-from tournaments.models import AuditEntry, Entry, Match, Tournament
+from tournaments.kept_elsewhere import refuse_in_mirrors, tournaments_of
+from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
 from .mirrors import refusal
 from .models import Mirror
 
 GUARDED = (Tournament, Entry, Match, Hand, AuditEntry)
-"""The admin's models that belong to one tournament (the player registry is the club's)."""
+"""The admin's models that belong to one tournament (the player registry is the club's,
+but a mirror's players keep what the venue knows them by: :class:`MirrorPlayer`)."""
 
 
 def tournament_of(obj: Any) -> int | None:
@@ -77,15 +79,33 @@ class MirrorReadOnly(admin.ModelAdmin):
         return bool(super().has_delete_permission(request, obj))
 
 
+class MirrorPlayerForm(forms.ModelForm):
+    """Refuses to change what a mirror shows of one of its players, or finds them by
+    (:func:`tournaments.kept_elsewhere.refuse_in_mirrors`, as the registry's page does)."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.instance.pk is not None:
+            saved = Player.objects.get(pk=self.instance.pk)
+            refuse_in_mirrors(saved.name, tournaments_of(saved), changed=self.changed_data)
+        return cleaned
+
+
+class MirrorPlayer(admin.ModelAdmin):
+    """Mixed in before the registry player's own admin."""
+
+    form = MirrorPlayerForm
+
+
 def guard(site: admin.AdminSite = admin.site) -> None:
     """Register each of :data:`GUARDED`'s admins again with :class:`MirrorReadOnly`
-    first in its bases (once)."""
-    for model in GUARDED:
+    first in its bases, and the player's with :class:`MirrorPlayer` (once)."""
+    for model, mixin in [*((model, MirrorReadOnly) for model in GUARDED), (Player, MirrorPlayer)]:
         current = type(site.get_model_admin(model))
-        if issubclass(current, MirrorReadOnly):
+        if issubclass(current, mixin):
             continue
         site.unregister(model)
-        site.register(model, type(current.__name__, (MirrorReadOnly, current), {}))
+        site.register(model, type(current.__name__, (mixin, current), {}))
 
 
 guard()

@@ -42,6 +42,34 @@ def forget_mirrored(**_signal: Any) -> None:
         mirrored.forget()
 
 
+def kept_by_venues(tournament_ids: list[int]) -> dict[int, str]:
+    """Of these tournaments, the mirrors, each with its venue's name (the finder of
+    :mod:`tournaments.kept_elsewhere`; no query where nothing is mirrored)."""
+    if not mirrored():
+        return {}
+    rows = Mirror.objects.filter(tournament_id__in=tournament_ids)
+    return dict(rows.values_list("tournament_id", "venue"))
+
+
+def read_only_message(request: HttpRequest) -> str:
+    """What a page of a mirrored tournament says instead of its write controls (the
+    refusal, naming the venue); "" on any other page."""
+    found = request.resolver_match
+    # A season's slug is not a tournament's; a mirror's table links are revoked
+    # (archive.restore.write_copy), so none of its /table/ URLs opens.
+    if found is None or not found.route.startswith("t/<slug:slug>/"):
+        return ""
+    venue = mirrored().get(found.kwargs["slug"])
+    return "" if venue is None else refusal(venue)
+
+
+def read_only(request: HttpRequest) -> dict[str, str]:
+    """The context processor: ``read_only``, that sentence, which a page of a mirrored
+    tournament shows in place of every form that would write to it (templates read
+    ``{% if not read_only %}``; the middleware below refuses the write anyway)."""
+    return {"read_only": read_only_message(request)}
+
+
 class ReadOnlyMirrorMiddleware:
     """Refuses any write to a URL of a mirrored tournament (one naming its slug, or a
     table link of one of its matches), before the view or a recorded answer runs."""
@@ -57,13 +85,9 @@ class ReadOnlyMirrorMiddleware:
     ) -> HttpResponse | None:
         if request.method in SAFE:
             return None
-        route = request.resolver_match.route if request.resolver_match else ""
-        if not route.startswith("t/<slug:slug>/"):  # a season's slug is not a tournament's
-            return None  # (a mirror's table links are revoked: archive.restore.write_copy)
-        venue = mirrored().get(kwargs["slug"])
-        if venue is None:
+        message = read_only_message(request)
+        if not message:
             return None
-        message = refusal(venue)
         if request.headers.get("HX-Request") or "json" in request.headers.get("Accept", ""):
             return JsonResponse({"error": message}, status=403)
         return render(request, "publishing/read_only.html", {"message": message}, status=403)
