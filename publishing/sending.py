@@ -139,7 +139,10 @@ class Publisher:
         self.not_before: dict[int, datetime] = {}
         self.waits: dict[int, float] = {}
         self.offline: set[int] = set()
-        """The tournaments whose wait is for the connection (not a refusal)."""
+        """The tournaments whose wait is for the connection (not a refusal): probed."""
+        self.let_in: set[int] = set()
+        """Those a probe's answer sent early: if that send fails too (the club answers the
+        probe but not the changes), their back-off runs its course, unprobed."""
         self.probed_at: datetime | None = None
         self.destination: tuple[int, str, str] | None = None
 
@@ -185,6 +188,7 @@ class Publisher:
             self.destination = seen
             self.not_before.clear()
             self.offline.clear()
+            self.let_in.clear()
             return
         waiting = {pk for pk in self.offline if self.not_before.get(pk, now) > now}
         if not waiting:
@@ -195,6 +199,7 @@ class Publisher:
         if self.probe(destination.url.rstrip("/") + protocol.PATH):
             for pk in waiting:  # the next send keeps the back-off if it fails again
                 self.not_before.pop(pk, None)
+                self.let_in.add(pk)
 
     def _waiting(self, pk: int, publication: Publication | None, now: datetime) -> bool:
         """Whether the tournament waits its turn after a failure: only while its
@@ -287,6 +292,7 @@ class Publisher:
             self.waits.pop(tournament.pk, None)
             self.not_before.pop(tournament.pk, None)
             self.offline.discard(tournament.pk)
+            self.let_in.discard(tournament.pk)
         else:
             refused = 400 <= reply.status < 500 and isinstance(reply.body.get("error"), str)
             if refused:
@@ -295,13 +301,22 @@ class Publisher:
                 wait = float(REFUSED_WAIT)
                 self.offline.discard(tournament.pk)
             else:
-                self.offline.add(tournament.pk)
+                self._offline(tournament.pk)
                 publication.error, publication.error_code = _("no connection"), "connection"
                 wait = min(self.waits.get(tournament.pk, 0.5) * 2, LONGEST_WAIT)
             publication.failing_since = publication.failing_since or now
             self.waits[tournament.pk] = wait
             self.not_before[tournament.pk] = now + timedelta(seconds=wait)
         publication.save(update_fields=fields)
+
+    def _offline(self, pk: int) -> None:
+        """The club did not take the changes: probed while they wait, unless a probe's
+        answer is what sent them (then the back-off runs its course once)."""
+        if pk in self.let_in:
+            self.let_in.discard(pk)
+            self.offline.discard(pk)
+        else:
+            self.offline.add(pk)
 
 
 def configure_from_environment() -> Destination | None:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from publishing import protocol, services
 from publishing.models import Destination, Publication
-from publishing.sending import LONGEST_WAIT, PROBE_SECONDS, Publisher
+from publishing.sending import LONGEST_WAIT, PROBE_SECONDS, Publisher, Reply
 from publishing.status import status_of
 from tests.public.test_tables_json import seated
 from tests.scoring.helpers import knock, play
@@ -51,6 +51,28 @@ def test_the_probe_finds_the_club_back_while_the_resend_backs_off(night):  # noq
     assert status_of(night).line == UP_TO_DATE
     assert publisher.publish_once(soon + timedelta(seconds=PROBE_SECONDS)) == 0
     assert club.probes == probes + 2  # nothing waits: no more probes
+
+
+class HalfUp(Club):
+    """A club's server that answers the probe but not the changes (its database away)."""
+
+    def __call__(self, url: str, data: bytes, headers: dict[str, str]) -> Reply:
+        self.bodies.append({})
+        return Reply(500, {})
+
+
+def test_a_club_that_answers_the_probe_but_not_the_changes_keeps_the_back_off(night):  # noqa: F811
+    club = HalfUp()
+    publisher = Publisher(club, club.answers)
+    for n in range(8):  # the waits double up to the longest
+        publisher.publish_once(timezone.now() + timedelta(minutes=n + 1))
+    assert publisher.waits[night.pk] == LONGEST_WAIT
+    sent = len(club.bodies)
+    assert publisher.publish_once() == 1  # the probe answered: tried early, once
+    for n in range(1, 6):  # then the back-off runs its course, unprobed
+        assert publisher.publish_once(timezone.now() + timedelta(seconds=PROBE_SECONDS * n)) == 0
+    assert len(club.bodies) == sent + 1
+    assert publisher.publish_once(timezone.now() + timedelta(seconds=LONGEST_WAIT + 1)) == 1
 
 
 def test_the_club_answers_the_probe_without_work():
