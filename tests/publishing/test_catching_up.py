@@ -91,8 +91,20 @@ def test_a_new_token_is_tried_at_once(night):  # noqa: F811
     assert status_of(night).line.startswith("Not published: The club's server does not know")
     assert publisher.publish_once() == 0  # the refusal's wait
     services.set_destination(url="http://club.example/", token=good, venue="Riverside", user=None)
+    assert "does not know" not in status_of(night).line  # the old refusal is not shown
     assert publisher.publish_once() == 1
     assert status_of(night).line == UP_TO_DATE
+
+
+def test_no_connection_with_nothing_waiting_says_so(night):  # noqa: F811
+    club = Club()
+    publisher = Publisher(club, never)
+    publisher.publish_once()
+    club.up = False
+    publisher.publish_once(timezone.now() + timedelta(seconds=protocol.HEARTBEAT_SECONDS + 1))
+    found = status_of(night)
+    assert found.trouble and found.behind == 0
+    assert found.line.startswith("The club's server is up to date; no connection since ")
 
 
 def test_a_new_destination_is_tried_at_once(night):  # noqa: F811
