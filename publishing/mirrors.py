@@ -1,5 +1,5 @@
 """At the club's server: a mirrored tournament is read-only (every write is the venue's),
-and says how fresh it is."""
+and says how fresh it is (:mod:`.lag`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
-from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 
-from . import protocol
 from .kept import Kept
 from .models import Mirror
 
@@ -91,14 +88,3 @@ class ReadOnlyMirrorMiddleware:
         if request.headers.get("HX-Request") or "json" in request.headers.get("Accept", ""):
             return JsonResponse({"error": message}, status=403)
         return render(request, "publishing/read_only.html", {"message": message}, status=403)
-
-
-def status(mirror: Mirror) -> str:
-    """ "Live from the venue, 12 s behind", or "Last news from the venue at 20:14"."""
-    if mirror.received_at is None:
-        return _("No news from the venue yet")
-    behind = (timezone.now() - mirror.received_at).total_seconds()
-    if behind <= protocol.LIVE_SECONDS:
-        return _("Live from the venue, %(seconds)d s behind") % {"seconds": max(0, behind)}
-    at = timezone.localtime(mirror.received_at)
-    return _("Last news from the venue at %(time)s") % {"time": time_format(at)}

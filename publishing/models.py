@@ -46,6 +46,13 @@ class Mirror(models.Model):
     received_at = models.DateTimeField(null=True, blank=True)
     """When the venue was last heard from (a change or a heartbeat)."""
     applied_at = models.DateTimeField(null=True, blank=True)
+    # How far behind the venue it is (:mod:`publishing.lag`), as the venue last told it.
+    venue_through = models.PositiveIntegerField(default=0)
+    """The venue's newest change number."""
+    last_change_at = models.DateTimeField(null=True, blank=True)
+    """When the venue made that change, on this server's clock (null: not told)."""
+    lacking_since = models.DateTimeField(null=True, blank=True)
+    """When the venue made the oldest change this mirror may lack, on this server's clock."""
 
     def __str__(self) -> str:
         return f"{self.tournament.slug} ← {self.venue}"

@@ -28,7 +28,19 @@ number, and the venue sends the whole archive.
      "archive": {...} or null,               # null: "are you at 212?" (a heartbeat)
      "since": 205 or null,                   # a part: what changed after change 205
      "hands_of": ["W3-2", ...],              # a part: the matches whose hands it carries
-     "audit_from": 195}                      # a part: the audit's first row in it
+     "audit_from": 195,                      # a part: the audit's first row in it
+     "age": 3.2,                             # optional: seconds since change 212 was made
+     "waiting": 14.0}                        # optional: seconds since the oldest change
+                                             #   the club has not acknowledged was made
+
+``age`` and ``waiting`` are measured on the venue's clock as it sends, so the club can
+say how far behind its mirror is without comparing the two machines' clocks (see
+:mod:`.lag`). A club of before ignores them; a venue of before sends neither, and the
+club then counts from its last word.
+
+**The probe.** ``HEAD {club}/publish/changes/`` is answered at once (405) without a
+token or any work: while its changes wait for the connection, the venue asks it every
+few seconds whether the club is back (a proxy with no server behind it answers 502–504).
 
 **The answer** is JSON: ``{"applied_through": M}`` with status 200 when the mirror is at
 *M* (``M >= through`` when the archive was applied or had been; ``M < through`` after a
@@ -58,5 +70,6 @@ AUDIT_OVERLAP = 10
 HEARTBEAT_SECONDS = 15
 """With nothing new, the venue still asks every this many seconds, so the mirror knows
 the venue is there and can say how far behind it is."""
-LIVE_SECONDS = 60
-"""A mirror that heard from its venue within this many seconds says it is live."""
+LIVE_SECONDS = 3 * HEARTBEAT_SECONDS
+"""A mirror that heard from its venue within this many seconds (two heartbeats missed)
+says it is live and how far behind; after that, when it last heard."""

@@ -19,7 +19,7 @@ from archive.schema import ArchiveError
 from tournaments import public_version
 from tournaments.models import Tournament
 
-from . import protocol
+from . import lag, protocol
 from .models import Mirror, PublishToken
 
 log = logging.getLogger(__name__)
@@ -130,11 +130,14 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 applied_through=through,
                 received_at=now,
                 applied_at=now,
+                **lag.told(body, through, now),
             )
             return Answer(200, {"applied_through": through})
         mirror.received_at, mirror.token = now, token
         if venue:
             mirror.venue = venue
+        for name, value in lag.told(body, through, now).items():  # how far behind it is
+            setattr(mirror, name, value)
         if archive is not None and through > mirror.applied_through:
             try:
                 applied = _apply(tournament, archive, part, mirror.applied_through, token)

@@ -5,7 +5,14 @@ numbered changes (see :mod:`.protocol`), in order, none lost or doubled.
 acknowledged, or not heard from in :data:`protocol.HEARTBEAT_SECONDS`, is sent. Nothing
 counts as sent until the club answers 200: a pass cut short (no connection, the laptop
 killed) leaves the number unacknowledged, and the next pass sends it again, which the club
-applies once. The venue server runs passes in a thread (:func:`start`)."""
+applies once. The venue server runs passes in a thread (:func:`start`), a second apart.
+
+Waiting is never longer than it need be. Without a connection a tournament backs off (up
+to :data:`LONGEST_WAIT`), but the club is probed every :data:`PROBE_SECONDS` meanwhile (a
+``HEAD`` it answers without work), and the first answer sends everything waiting in the
+same pass. A refusal waits :data:`REFUSED_WAIT`, unless what it refused changes: a new
+destination or token is tried at the next pass, and so is a tournament published under
+another name (its refusal cleared, :func:`publishing.services.publish_as`)."""
 
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ from archive.export import export_tournament
 from scoring.models import Hand
 from tournaments.models import AuditEntry, Decision, Tournament
 
-from . import protocol
+from . import lag, protocol
 from .models import Destination, Mirror, Publication
 
 log = logging.getLogger(__name__)
@@ -38,6 +45,10 @@ log = logging.getLogger(__name__)
 TIMEOUT = 10
 LONGEST_WAIT = 30
 REFUSED_WAIT = 60
+PROBE_SECONDS = 2.0
+"""While tournaments wait for the connection, the club is asked this often whether it is
+back."""
+PROBE_TIMEOUT = 3
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,7 @@ class Reply:
 
 
 Post = Callable[[str, bytes, dict[str, str]], Reply]
+Probe = Callable[[str], bool]
 
 
 def http_post(url: str, data: bytes, headers: dict[str, str]) -> Reply:
@@ -65,6 +77,20 @@ def http_post(url: str, data: bytes, headers: dict[str, str]) -> Reply:
         return Reply(error.code, body if isinstance(body, dict) else {})
     except (OSError, ValueError) as error:
         return Reply(0, {"error": str(error)})
+
+
+def http_probe(url: str) -> bool:
+    """Whether the club's server answers at ``url`` (a ``HEAD`` of the publishing path,
+    which it refuses at once, 405: any answer below 500 is a server there; a proxy with
+    none behind it answers 502 to 504)."""
+    request = urllib.request.Request(url, method="HEAD")
+    try:
+        with urllib.request.urlopen(request, timeout=PROBE_TIMEOUT) as answer:
+            return answer.status < 500
+    except urllib.error.HTTPError as error:
+        return error.code < 500
+    except (OSError, ValueError):
+        return False
 
 
 def changes_of(tournaments: list[Tournament]) -> dict[int, int]:
@@ -107,23 +133,32 @@ class Publisher:
     """Passes over the tournaments, with each one's wait after a failure (in memory: a
     restart tries at once)."""
 
-    def __init__(self, post: Post = http_post) -> None:
+    def __init__(self, post: Post = http_post, probe: Probe = http_probe) -> None:
         self.post = post
+        self.probe = probe
         self.not_before: dict[int, datetime] = {}
         self.waits: dict[int, float] = {}
+        self.offline: set[int] = set()
+        """The tournaments whose wait is for the connection (not a refusal): probed."""
+        self.let_in: set[int] = set()
+        """Those a probe's answer sent early: if that send fails too (the club answers the
+        probe but not the changes), their back-off runs its course, unprobed."""
+        self.probed_at: datetime | None = None
+        self.destination: tuple[int, str, str] | None = None
 
     def publish_once(self, now: datetime | None = None) -> int:
         """One pass; returns how many requests it sent."""
         destination = Destination.objects.order_by("-pk").first()
         if destination is None:
             return 0
+        now = now or timezone.now()
+        self._notice(destination, now)
         tournaments = published()
         numbers = changes_of(tournaments)
         kept = {p.tournament_id: p for p in Publication.objects.filter(tournament__in=tournaments)}
         sent = 0
-        now = now or timezone.now()
         for tournament in tournaments:
-            if self.not_before.get(tournament.pk, now) > now:
+            if self._waiting(tournament.pk, kept.get(tournament.pk), now):
                 continue
             publication = kept.get(tournament.pk) or Publication.objects.create(
                 tournament=tournament
@@ -144,6 +179,34 @@ class Publisher:
                 reply, marks = self._send(destination, tournament, publication, news=True)
             self._record(tournament, publication, reply, marks, timezone.now())
         return sent
+
+    def _notice(self, destination: Destination, now: datetime) -> None:
+        """Every wait forgotten when the destination changed (a new address or token is
+        tried at once); the waits for the connection, when a probe finds the club back."""
+        seen = (destination.pk, destination.url, destination.token)
+        if seen != self.destination:
+            self.destination = seen
+            self.not_before.clear()
+            self.offline.clear()
+            self.let_in.clear()
+            return
+        waiting = {pk for pk in self.offline if self.not_before.get(pk, now) > now}
+        if not waiting:
+            return
+        if self.probed_at is not None and now - self.probed_at < timedelta(seconds=PROBE_SECONDS):
+            return
+        self.probed_at = now
+        if self.probe(destination.url.rstrip("/") + protocol.PATH):
+            for pk in waiting:  # the next send keeps the back-off if it fails again
+                self.not_before.pop(pk, None)
+                self.let_in.add(pk)
+
+    def _waiting(self, pk: int, publication: Publication | None, now: datetime) -> bool:
+        """Whether the tournament waits its turn after a failure: only while its
+        publication still shows that failure (a rename clears it: tried at once)."""
+        if publication is not None and not publication.error:
+            return False
+        return self.not_before.get(pk, now) > now
 
     @staticmethod
     def _behind(reply: Reply, number: int) -> bool:
@@ -175,6 +238,11 @@ class Publisher:
             if news:
                 marks = fingerprints(tournament)
                 body.update(self._changes(tournament, publication, marks))
+        # How old its changes are, measured last (after reading the archive) on this clock.
+        acknowledged, now = publication.acknowledged_through, timezone.now()
+        body.update(
+            lag.ages(tournament.pk, through=body["through"], acknowledged=acknowledged, now=now)
+        )
         data = gzip.compress(json.dumps(body, ensure_ascii=False).encode())
         headers = {
             "Authorization": f"Bearer {destination.token}",
@@ -223,19 +291,32 @@ class Publisher:
             fields.append("acknowledged_through")
             self.waits.pop(tournament.pk, None)
             self.not_before.pop(tournament.pk, None)
+            self.offline.discard(tournament.pk)
+            self.let_in.discard(tournament.pk)
         else:
             refused = 400 <= reply.status < 500 and isinstance(reply.body.get("error"), str)
             if refused:
                 publication.error = str(reply.body["error"])[:300]
                 publication.error_code = str(reply.body.get("code", ""))[:30]
                 wait = float(REFUSED_WAIT)
+                self.offline.discard(tournament.pk)
             else:
+                self._offline(tournament.pk)
                 publication.error, publication.error_code = _("no connection"), "connection"
                 wait = min(self.waits.get(tournament.pk, 0.5) * 2, LONGEST_WAIT)
             publication.failing_since = publication.failing_since or now
             self.waits[tournament.pk] = wait
             self.not_before[tournament.pk] = now + timedelta(seconds=wait)
         publication.save(update_fields=fields)
+
+    def _offline(self, pk: int) -> None:
+        """The club did not take the changes: probed while they wait, unless a probe's
+        answer is what sent them (then the back-off runs its course once)."""
+        if pk in self.let_in:
+            self.let_in.discard(pk)
+            self.offline.discard(pk)
+        else:
+            self.offline.add(pk)
 
 
 def configure_from_environment() -> Destination | None:

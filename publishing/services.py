@@ -16,11 +16,13 @@ from .models import Destination, Publication
 
 
 def set_destination(*, url: str, token: str, venue: str, user: Any) -> Destination:
-    """Publish to ``url`` with ``token`` from now on (replacing where it published)."""
+    """Publish to ``url`` with ``token`` from now on (replacing where it published). What
+    the old destination answered is forgotten: the next pass tries the new one at once."""
     with transaction.atomic():
         before = Destination.objects.order_by("-pk").first()
         Destination.objects.all().delete()
         saved = Destination.objects.create(url=url, token=token, venue=venue)
+        Publication.objects.exclude(error="").update(error="", error_code="", failing_since=None)
         audit.record(
             tournament=None,
             action="publishing destination set",

@@ -1,5 +1,7 @@
-"""At the venue: how far a tournament's publishing has gone, in one line for the director
-("Published 12 s ago", "37 changes waiting: no connection since 20:14")."""
+"""At the venue: how far a tournament's publishing has gone, in one line for the director,
+the club's copy's lag said as the mirror says it (:mod:`.lag`): "Published: the club's
+server is up to date", "The club's server is 12 s behind: 3 changes on their way", "The
+club's server is 40 s behind: 37 changes waiting, no connection since 20:14"."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Tournament
 
+from . import lag
 from .kept import Kept
 from .models import Destination, Publication
 from .sending import changes_of
@@ -34,6 +37,8 @@ class Status:
     line: str
     trouble: bool
     slug_taken: bool = False
+    behind: int | None = None
+    """Seconds the club's copy is behind (None: it has none yet): ``data-behind-seconds``."""
 
 
 def status_of(tournament: Tournament) -> Status | None:
@@ -44,38 +49,45 @@ def status_of(tournament: Tournament) -> Status | None:
 
 def statuses_of(tournaments: list[Tournament]) -> dict[int, Status]:
     """Each tournament's line by its pk, in two queries however many there are (the
-    venue's "Publish to the club's server" page); empty where the venue does not publish."""
+    venue's "Publish to the club's server" page; one more for those the club is behind on);
+    empty where the venue does not publish."""
     shown = [t for t in tournaments if t.status != Tournament.Status.DRAFT]
     if not shown or not publishes():
         return {}
     numbers = changes_of(shown)
     kept = {p.tournament_id: p for p in Publication.objects.filter(tournament__in=shown)}
-    return {t.pk: _status(kept.get(t.pk), numbers.get(t.pk, 0)) for t in shown}
+    acknowledged = {pk: p.acknowledged_through for pk, p in kept.items()}
+    behind = lag.behind_at_venue(acknowledged, {pk: numbers.get(pk, 0) for pk in kept})
+    return {t.pk: _status(kept.get(t.pk), numbers.get(t.pk, 0), behind.get(t.pk, 0)) for t in shown}
 
 
-def _status(publication: Publication | None, number: int) -> Status:
-    acknowledged = publication.acknowledged_through if publication else 0
-    waiting = max(0, number - acknowledged)
+def _status(publication: Publication | None, number: int, behind: int) -> Status:
     if publication is None or (publication.succeeded_at is None and not publication.error):
         return Status(_("Not published yet: the first changes go within seconds"), False)
+    acknowledged = publication.acknowledged_through
+    waiting = max(0, number - acknowledged)
+    values = {"n": waiting, "seconds": behind}
     if publication.error_code == "connection" and publication.failing_since is not None:
-        since = time_format(timezone.localtime(publication.failing_since))
+        values["time"] = time_format(timezone.localtime(publication.failing_since))
+        if not waiting:
+            line = _("The club's server is up to date; no connection since %(time)s")
+            return Status(line % values, True, behind=0)
         line = ngettext(
-            "%(n)d change waiting: no connection since %(time)s",
-            "%(n)d changes waiting: no connection since %(time)s",
+            "The club's server is %(seconds)d s behind: %(n)d change waiting, "
+            "no connection since %(time)s",
+            "The club's server is %(seconds)d s behind: %(n)d changes waiting, "
+            "no connection since %(time)s",
             waiting,
-        ) % {"n": waiting, "time": since}
-        return Status(line, True)
+        )
+        return Status(line % values, True, behind=behind)
     if publication.error:
         line = _("Not published: %(reason)s") % {"reason": publication.error}
-        return Status(line, True, publication.error_code == "slug-taken")
-    assert publication.succeeded_at is not None
-    seconds = int((timezone.now() - publication.succeeded_at).total_seconds())
+        return Status(line, True, publication.error_code == "slug-taken", behind)
     if waiting:
         line = ngettext(
-            "Published %(seconds)d s ago; %(n)d change on its way",
-            "Published %(seconds)d s ago; %(n)d changes on their way",
+            "The club's server is %(seconds)d s behind: %(n)d change on its way",
+            "The club's server is %(seconds)d s behind: %(n)d changes on their way",
             waiting,
-        ) % {"seconds": max(0, seconds), "n": waiting}
-        return Status(line, False)
-    return Status(_("Published %(seconds)d s ago") % {"seconds": max(0, seconds)}, False)
+        )
+        return Status(line % values, False, behind=behind)
+    return Status(_("Published: the club's server is up to date"), False, behind=0)

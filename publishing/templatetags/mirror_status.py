@@ -7,7 +7,8 @@ from typing import Any
 
 from django import template
 
-from ..mirrors import mirrored, status
+from ..lag import freshness
+from ..mirrors import mirrored
 from ..models import Mirror
 
 register = template.Library()
@@ -20,4 +21,5 @@ def mirror_status(tournament: Any) -> dict[str, Any]:
     mirror = Mirror.objects.filter(tournament_id=tournament.pk).first()
     if mirror is None:
         return {"mirror": None}
-    return {"mirror": mirror, "status": status(mirror)}
+    found = freshness(mirror)
+    return {"mirror": mirror, "status": found.line, "behind": found.behind}

@@ -23,6 +23,7 @@ from django.db import transaction
 
 from archive.export import export_tournament
 from archive.restore import write_copy
+from publishing.lag import freshness
 from publishing.mirrors import forget_mirrored
 from publishing.models import Destination, Mirror, Publication
 from publishing.receiving import receive
@@ -148,6 +149,7 @@ def _publish(venue: Tournament, slug: str, before: Published | None) -> list[Pro
     copy = Tournament.objects.filter(slug=slug).first()
     if copy is None:
         return [*problems, Problem("mirror", "", "the club has no mirror")]
+    problems += up_to_date(copy)
     venue_doc = comparable(export_tournament(venue, shows_private=_nobody))
     mirror_doc = comparable(export_tournament(copy, shows_private=_nobody))
     if mirror_doc != venue_doc:
@@ -160,3 +162,11 @@ def _publish(venue: Tournament, slug: str, before: Published | None) -> list[Pro
         lines = out.getvalue().strip().splitlines()
         problems += [Problem("mirror verify_tournament", "", line) for line in lines]
     return problems
+
+
+def up_to_date(copy: Tournament) -> list[Problem]:
+    """Issue 43: a mirror that has every change the venue told of says so, 0 s behind."""
+    found = freshness(Mirror.objects.get(tournament=copy))
+    if found.behind == 0 and found.line.startswith("Live from the venue · up to date"):
+        return []
+    return [Problem("mirror freshness", "", f"says {found.line!r} ({found.behind} s behind)")]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -250,3 +252,48 @@ def night(tmp: Path, publish_to: Callable[[str], str] | None = None) -> Iterator
             yield servers
         finally:
             servers.stop()
+
+
+def venue_row(servers: Night, query: str) -> Any:
+    """One row of the venue's SQLite database, read straight (cheap enough to poll)."""
+    path = Path(servers.venue["GINCLUB_DATA_DIR"]) / "db.sqlite3"
+    with contextlib.closing(sqlite3.connect(path, timeout=5)) as connection:
+        return connection.execute(query).fetchone()
+
+
+def venue_changes(servers: Night) -> int:
+    """The venue's change number: its tournament's audit rows."""
+    return int(
+        venue_row(
+            servers,
+            "SELECT COUNT(*) FROM tournaments_auditentry WHERE tournament_id = "
+            f"(SELECT id FROM tournaments_tournament WHERE slug = '{SLUG}')",
+        )[0]
+    )
+
+
+def failing_for(servers: Night) -> float:
+    """How many seconds the venue has been failing to reach the club (0: it is not)."""
+    row = venue_row(servers, "SELECT failing_since FROM publishing_publication")
+    if row is None or row[0] is None:
+        return 0.0
+    since = datetime.fromisoformat(row[0]).replace(tzinfo=UTC)
+    return (datetime.now(UTC) - since).total_seconds()
+
+
+def behind_seconds(base: str) -> str:
+    """The mirror's ``data-behind-seconds`` on its public page ("0", "12", or "")."""
+    with urllib.request.urlopen(base + f"/t/{SLUG}/", timeout=10) as answer:
+        page = answer.read().decode()
+    found = re.search(r'class="mirror-status"[^>]*data-behind-seconds="([^"]*)"', page)
+    assert found, "the mirror's page has no freshness line"
+    return found.group(1)
+
+
+def wait_for(what: Callable[[], Any], *, limit: float = 60, why: str = "") -> float:
+    """Wait until ``what()`` is true (failing after ``limit`` s); the seconds it took."""
+    started = time.monotonic()
+    while not what():
+        assert time.monotonic() - started < limit, f"not within {limit} s: {why}"
+        time.sleep(0.1)
+    return time.monotonic() - started

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
 
-from tests.publishing.loopback import PUBLICATION, caught_up, night, play, standings, state
+from tests.publishing.loopback import (
+    PUBLICATION,
+    caught_up,
+    failing_for,
+    night,
+    play,
+    standings,
+    state,
+    wait_for,
+)
 
 pytestmark = pytest.mark.server  # starts real servers: one at a time, after the rest
 
@@ -33,7 +41,7 @@ def test_the_venue_publishes_and_the_mirror_catches_up_after_outages(tmp_path):
         # The club's server stops; twenty hands; it starts again: caught up exactly.
         servers.stop_club()
         play(venue, 20)
-        time.sleep(2)
+        wait_for(lambda: failing_for(servers) > 0, why="the venue failing to reach the club")
         waiting = state(venue, PUBLICATION)
         assert waiting["changes"] - waiting["acknowledged"] >= 20
         servers.start_club()

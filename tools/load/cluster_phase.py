@@ -17,7 +17,10 @@ killed and restarted under them.
 4. ``--kill-after`` seconds in, node1 is killed (SIGKILL, master and workers) and started
    again ``--down-seconds`` later; HAProxy's view of it is read from its socket;
 5. the tables stop; the mirror must catch up exactly: the venue's hands, its change count,
-   its standings.
+   its standings;
+6. the club's server away (:mod:`tools.load.outage`): every node killed for
+   ``--outage-seconds`` while ten hands are entered at the venue, then started: the
+   mirror must hold every change again (timed from the first node's answer).
 
 Figures: the followers' polls (p50/p95, errors, how many polls each follower lost: the bar
 is one at most), per node from HAProxy's log (requests a second, p95 of HAProxy's total
@@ -53,6 +56,7 @@ from .followers_phase import (
     spawn_followers,
     standings_total,
 )
+from .outage import club_outage
 from .servers import ROOT, start_venue, stop
 
 REPORT = ROOT / ".bench" / "cluster.json"
@@ -339,11 +343,14 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
         catch_up_s, exact = caught_up(the_set, tournament, 120)
         venue_standings = comparable(fetch_json(f"{venue_base}/t/{tournament.slug}/standings.json"))
         mirror_standings = comparable(fetch_json(f"{front}/t/{tournament.slug}/standings.json"))
+        checked = verify(plans, results)  # before the outage's hands, which no table entered
+        outage: dict[str, Any] = {"skipped": True}
+        if args.outage_seconds:
+            outage = club_outage(the_set, tournament, args.outage_seconds)
     finally:
         for process, _out in followers:
             stop(process)
         stop(venue)
-    checked = verify(plans, results)
     figures = summarize(
         polls,
         followers=args.followers,
@@ -399,6 +406,7 @@ def phase(the_set: Cluster, args: argparse.Namespace, scratch: Path) -> dict[str
         "catch_up_after_tables_s": round(catch_up_s, 2),
         "mirror": exact,
         "standings_equal": venue_standings == mirror_standings,
+        "club_outage": outage,
         "hand_latency_at_venue": latency_ms(stats.latencies.get("hand", [])),
         "table_errors": len(stats.errors),
         "table_error_samples": stats.errors[:10],
@@ -458,6 +466,8 @@ def gate(result: dict[str, Any], args: argparse.Namespace) -> list[str]:
         failures.append("hands lost, duplicated or altered at the venue")
     if result["table_errors"] or result["problems"] or result["client"]["failed"]:
         failures.append("errors at the tables or in the followers' processes")
+    if "failed" in result["club_outage"]:
+        failures.append(f"the club's outage: {result['club_outage']['failed']}")
     if "failed" in result["kill"]:
         failures.append(f"the node kill: {result['kill']['failed']}")
     if result["followers_answered"] < result["followers"]:
@@ -502,7 +512,8 @@ def print_cluster(result: dict[str, Any]) -> None:
         f"{delay['max_ms']} ms · {delay['missed']} of {delay['pairs']} never\n"
         f"  CPU while the tables play (% of a core): {result['cpu_percent_of_a_core']}\n"
         f"  mirror after the tables: {result['mirror']} in {result['catch_up_after_tables_s']} s"
-        f" · standings equal {result['standings_equal']}"
+        f" · standings equal {result['standings_equal']}\n"
+        f"  the club's server away, then back: {result['club_outage']}"
     )
     for line in result["failures"]:
         print(f"  ✗ {line}")
@@ -537,6 +548,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--kill-after", type=float, default=25, help="seconds into the window")
     parser.add_argument("--down-seconds", type=float, default=10)
     parser.add_argument("--no-kill", action="store_true")
+    parser.add_argument(
+        "--outage-seconds", type=float, default=45, help="the club's whole outage (0: none)"
+    )
     parser.add_argument(
         "--no-time-bars",
         dest="time_bars",
