@@ -17,7 +17,7 @@ from archive.refresh import Misfit, refresh_copy
 from archive.restore import write_copy
 from archive.schema import ArchiveError
 from tournaments import public_version
-from tournaments.models import Tournament
+from tournaments.models import AuditEntry, Tournament
 
 from . import protocol
 from .models import Mirror, PublishToken
@@ -46,10 +46,13 @@ class Part:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """Whether ``value`` is a change number: a whole number the database can hold."""
+    return (
+        isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= protocol.MAX_CHANGE
+    )
 
 
-def _part(body: dict[str, Any]) -> Part | Answer | None:
+def _part(body: dict[str, Any], through: int) -> Part | Answer | None:
     since = body.get("since")
     if since is None:
         return None
@@ -58,6 +61,7 @@ def _part(body: dict[str, Any]) -> Part | Answer | None:
         not _number(since)
         or not _number(audit_from)
         or audit_from > since
+        or since > through
         or not isinstance(hands_of, list)
         or not all(isinstance(key, str) for key in hands_of)
     ):
@@ -83,7 +87,7 @@ def _request(body: Any) -> tuple[str, str, int, Any, Part | None] | Answer:
         venue = ""
     if not _number(through):
         return refused(protocol.BAD_REQUEST, _("The request has no change number."))
-    part = _part(body)
+    part = _part(body, through)
     if isinstance(part, Answer):
         return part
     return slug, venue[:120], through, body.get("archive"), part
@@ -122,6 +126,9 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 copy = write_copy(archive, slug=slug, owned_by=token.user)
             except ArchiveError as error:
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
+            if _claims_more(copy, through):
+                transaction.set_rollback(True)
+                return _claimed_more(through)
             mirror = Mirror.objects.create(
                 tournament=copy,
                 owner=token.user,
@@ -140,6 +147,9 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 applied = _apply(tournament, archive, part, mirror.applied_through, token)
             except ArchiveError as error:
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
+            if applied and _claims_more(tournament, through):
+                transaction.set_rollback(True)
+                return _claimed_more(through)
             if applied:
                 mirror.applied_through, mirror.applied_at = through, now
         mirror.save()
@@ -147,6 +157,21 @@ def receive(token: PublishToken, body: Any) -> Answer:
         # the venue (a heartbeat every few seconds), not only with each change.
         public_version.changed(tournament)
         return Answer(200, {"applied_through": mirror.applied_through})
+
+
+def _claims_more(tournament: Tournament, through: int) -> bool:
+    """Whether the change just applied to ``tournament`` carried fewer changes (audit rows)
+    than its number says: acknowledging that number would skip the venue's real changes
+    up to it."""
+    return AuditEntry.objects.filter(tournament=tournament).count() < through
+
+
+def _claimed_more(through: int) -> Answer:
+    return refused(
+        protocol.BAD_REQUEST,
+        _("The request says it is at change %(number)s but carries fewer changes.")
+        % {"number": through},
+    )
 
 
 def _apply(
