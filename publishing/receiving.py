@@ -98,7 +98,22 @@ def receive(token: PublishToken, body: Any) -> Answer:
     parsed = _request(body)
     if isinstance(parsed, Answer):
         return parsed
-    slug, venue, through, archive, part = parsed
+    try:
+        return _receive(token, *parsed)
+    except _SlugTakenMeanwhile:
+        # Another venue's first change made a tournament at this slug while ours was
+        # being written: asked again, the slug is another's (409, the rename offered) or,
+        # published by the same director from elsewhere, this mirror's.
+        return _receive(token, *parsed)
+
+
+class _SlugTakenMeanwhile(Exception):
+    """A new mirror's slug was taken by another request between the look and the write."""
+
+
+def _receive(
+    token: PublishToken, slug: str, venue: str, through: int, archive: Any, part: Part | None
+) -> Answer:
     now = timezone.now()
     with transaction.atomic():
         # First, and held to the end: one token's requests are applied one at a time, so
@@ -125,6 +140,8 @@ def receive(token: PublishToken, body: Any) -> Answer:
             try:
                 copy = write_copy(archive, slug=slug, owned_by=token.user)
             except ArchiveError as error:
+                if Tournament.objects.filter(slug=slug).exists():
+                    raise _SlugTakenMeanwhile from error
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
             if _claims_more(copy, through):
                 transaction.set_rollback(True)
