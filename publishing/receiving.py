@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,8 @@ from . import protocol
 from .models import Mirror, PublishToken
 
 log = logging.getLogger(__name__)
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
+"""A slug as the venue's are (Django's slug characters), at most as long as its column."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def _request(body: Any) -> tuple[str, str, int, Any, Part | None] | Answer:
             % {"version": protocol.VERSION},
         )
     slug, venue, through = body.get("slug"), body.get("venue", ""), body.get("through")
-    if not isinstance(slug, str) or not slug or len(slug) > 80:
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
         return refused(protocol.BAD_REQUEST, _("The request names no tournament."))
     if not isinstance(venue, str):
         venue = ""

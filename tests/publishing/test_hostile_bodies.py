@@ -74,6 +74,12 @@ def test_a_gzip_bomb_is_refused_without_being_unpacked_whole(secret):
     refused_as_bad_request(send(None, secret, raw=raw, HTTP_CONTENT_ENCODING="gzip"))
 
 
+@pytest.mark.parametrize("slug", ["", "../admin", "a b", "x" * 81, "t/friday", 7, None], ids=repr)
+def test_a_slug_that_is_not_one_is_refused(venue, secret, slug):
+    refused_as_bad_request(send(change(venue, slug=slug), secret), "names no tournament")
+    assert not Mirror.objects.exists()
+
+
 # -- change numbers ------------------------------------------------------------------------
 
 
