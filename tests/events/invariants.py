@@ -37,6 +37,7 @@ from .match_exports import match_exports
 from .mirror import mirror
 from .problems import Problem, first_difference
 from .repeats import made_once
+from .secrets import nothing_secret_recorded
 
 
 @dataclass(frozen=True)
@@ -688,4 +689,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
     problems += entered_once(event, now)
     problems += made_once(event)
+    problems += nothing_secret_recorded(event)
     return problems + mirror(event)
