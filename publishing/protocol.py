@@ -37,11 +37,12 @@ heartbeat means "send me the archive"), otherwise ``{"error": "<one clear line>"
 
 **What is refused.** Every body the club cannot read is a ``bad-request`` with its line,
 never an error page: not JSON, gzip that is not, a body beyond :data:`MAX_BODY` once
-unpacked, nesting beyond :data:`MAX_DEPTH`, a change number that is not a whole number
-from 0 to :data:`MAX_CHANGE`, a part whose numbers contradict each other (``audit_from`` >
-``since`` >= ``through``), and a change that claims more than it carries (``through``
-beyond the audit rows the mirror has once it is applied: the mirror would otherwise
-acknowledge, and so skip, the venue's real changes up to that number). Nothing of a
+unpacked, nesting beyond :data:`MAX_DEPTH`, a slug that is not one (letters, digits,
+``-`` and ``_``, at most 80), a change number that is not a whole number from 0 to
+:data:`MAX_CHANGE`, a part whose numbers disagree (not ``audit_from <= since <=
+through``), and a change that claims more than it carries (``through`` beyond the audit
+rows the mirror has once it is applied: the mirror would otherwise acknowledge, and so
+skip, the venue's real changes up to that number). Nothing of a
 refused request is applied. ``applied_through`` is always the number of the change the
 mirror holds: never one it was sent and did not apply.
 
