@@ -1,4 +1,4 @@
-"""Logging of expected refusals: one line each, no traceback.
+"""Logging of expected refusals: one line each, no traceback; and never a secret.
 
 Django logs every 403 ("Forbidden (Permission denied): /path") and every refused Host
 header (django.security.DisallowedHost) with the exception attached, which prints a
@@ -6,11 +6,18 @@ traceback for what is the site working as meant. This filter, on the console han
 drops the traceback of those exceptions; real errors keep theirs. Each record is printed
 once: the "django" logger hands its records to the root's console rather than to a
 console of its own as well (Django's default, which printed them twice under DEBUG).
+
+No secret is logged (issue 43): a record that names a path (Django's "Not Found:
+/table/<token>/…", a 500's path, the development server's request line, waitress's
+"Exception while serving …") has the secret part of a table link or a one-time
+set-password link replaced by "…" (:class:`SecretsInPaths`, on every handler). A
+publishing token travels in a header, which nothing logs.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
@@ -26,6 +33,33 @@ class ExpectedRefusals(logging.Filter):
         if exc_info and isinstance(exc_info[1], EXPECTED):
             record.exc_info = None
             record.exc_text = None
+        return True
+
+
+SECRET_IN_PATH = re.compile(r"(/table/|/accounts/set-password/[^/\s\"']+/)[^/\s\"'?#]+")
+"""A table link's token, or a set-password link's (after the account's id), in a path."""
+
+
+def without_secrets(text: str) -> str:
+    """``text`` with the secret of every table link or set-password link in it as "…"."""
+    return SECRET_IN_PATH.sub(r"\1…", text)
+
+
+class SecretsInPaths(logging.Filter):
+    """Keep the record, with the secrets of the links it names replaced by "…"."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = without_secrets(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                without_secrets(arg) if isinstance(arg, str) else arg for arg in record.args
+            )
+        elif isinstance(record.args, dict):
+            record.args = {
+                key: without_secrets(arg) if isinstance(arg, str) else arg
+                for key, arg in record.args.items()
+            }
         return True
 
 

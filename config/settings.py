@@ -365,12 +365,30 @@ LOGGING = {
         "refusals": {"()": "config.logs.ExpectedRefusals"},
         # waitress's "Task queue depth is N", said in words at most once a minute.
         "busy": {"()": "config.logs.BusyServer"},
+        # A table link's or a set-password link's secret in a logged path, as "…".
+        "secrets": {"()": "config.logs.SecretsInPaths"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["refusals"]}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals", "secrets"]},
+        # The development server's request lines, as Django prints them, without secrets.
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["secrets"],
+        },
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # Django's own console handler as well would print every record twice under DEBUG.
     "loggers": {
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         "waitress.queue": {"filters": ["busy"]},
     },
 }

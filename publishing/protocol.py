@@ -46,6 +46,24 @@ few seconds whether the club is back (a proxy with no server behind it answers 5
 *M* (``M >= through`` when the archive was applied or had been; ``M < through`` after a
 heartbeat means "send me the archive"), otherwise ``{"error": "<one clear line>",
 "code": "<code>"}`` with the status below. The venue shows the line as it is.
+
+**What is refused.** Every body the club cannot read is a ``bad-request`` with its line,
+never an error page: not JSON, gzip that is not, a body beyond :data:`MAX_BODY` once
+unpacked, nesting beyond :data:`MAX_DEPTH`, a slug that is not one (letters, digits,
+``-`` and ``_``, at most 80), a change number that is not a whole number from 0 to
+:data:`MAX_CHANGE`, a part whose numbers disagree (not ``audit_from <= since <=
+through``), and a change that claims more than it carries (``through`` beyond the audit
+rows the mirror has once it is applied: the mirror would otherwise acknowledge, and so
+skip, the venue's real changes up to that number). Nothing of a
+refused request is applied. ``applied_through`` is always the number of the change the
+mirror holds: never one it was sent and did not apply.
+
+**Wrong tokens** are counted per address: past :data:`TOKEN_FAILURE_LIMIT` in
+:data:`TOKEN_FAILURE_WINDOW` seconds, a wrong token from that address is refused (429,
+``limited``) without its body being read, with ``Retry-After`` and the time in the line.
+A right token is checked first (a digest looked up) and still publishes from that address:
+a venue behind the same address as someone's mistakes is not locked out. Tokens are 256
+random bits, so the limit guards the server's work, not the tokens.
 """
 
 from __future__ import annotations
@@ -54,7 +72,14 @@ FORMAT = "ginclub-publish"
 VERSION = 2
 PATH = "/publish/changes/"
 MAX_BODY = 50 * 1024 * 1024
-"""The largest request body the club accepts (after gunzip)."""
+"""The largest request body the club accepts (after gunzip: a small gzip that would unpack
+beyond it is refused without being unpacked further)."""
+MAX_DEPTH = 32
+"""How deeply the body's lists and objects may nest (an archive nests six deep): deeper is
+refused as not JSON, before anything reads it."""
+MAX_CHANGE = 2**31 - 1
+"""The largest change number (``through``, ``since``, ``audit_from``) the club accepts: the
+largest a database column of change numbers holds on every database."""
 
 # Refusal codes and their HTTP statuses.
 BAD_REQUEST = "bad-request"  # 400: not JSON, wrong format or version, a bad archive
@@ -63,6 +88,12 @@ SLUG_TAKEN = "slug-taken"  # 409: the slug is another tournament's (publish unde
 LIMITED = "limited"  # 429: too many wrong tokens from this address; Retry-After is set
 
 STATUS = {BAD_REQUEST: 400, BAD_TOKEN: 401, SLUG_TAKEN: 409, LIMITED: 429}
+
+TOKEN_FAILURE_LIMIT = 10
+"""Wrong tokens one address may send in :data:`TOKEN_FAILURE_WINDOW` before its wrong
+tokens are refused unread."""
+TOKEN_FAILURE_WINDOW = 15 * 60
+"""Seconds from an address's first wrong token; then its count starts afresh."""
 
 AUDIT_OVERLAP = 10
 """A part's audit starts this many rows before the acknowledged number."""

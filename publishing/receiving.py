@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,12 +18,14 @@ from archive.refresh import Misfit, refresh_copy
 from archive.restore import write_copy
 from archive.schema import ArchiveError
 from tournaments import public_version
-from tournaments.models import Tournament
+from tournaments.models import AuditEntry, Tournament
 
 from . import lag, protocol
 from .models import Mirror, PublishToken
 
 log = logging.getLogger(__name__)
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,80}")
+"""A slug as the venue's are (Django's slug characters), at most as long as its column."""
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,13 @@ class Part:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """Whether ``value`` is a change number: a whole number the database can hold."""
+    return (
+        isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= protocol.MAX_CHANGE
+    )
 
 
-def _part(body: dict[str, Any]) -> Part | Answer | None:
+def _part(body: dict[str, Any], through: int) -> Part | Answer | None:
     since = body.get("since")
     if since is None:
         return None
@@ -58,6 +64,7 @@ def _part(body: dict[str, Any]) -> Part | Answer | None:
         not _number(since)
         or not _number(audit_from)
         or audit_from > since
+        or since > through
         or not isinstance(hands_of, list)
         or not all(isinstance(key, str) for key in hands_of)
     ):
@@ -77,13 +84,13 @@ def _request(body: Any) -> tuple[str, str, int, Any, Part | None] | Answer:
             % {"version": protocol.VERSION},
         )
     slug, venue, through = body.get("slug"), body.get("venue", ""), body.get("through")
-    if not isinstance(slug, str) or not slug or len(slug) > 80:
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
         return refused(protocol.BAD_REQUEST, _("The request names no tournament."))
     if not isinstance(venue, str):
         venue = ""
     if not _number(through):
         return refused(protocol.BAD_REQUEST, _("The request has no change number."))
-    part = _part(body)
+    part = _part(body, through)
     if isinstance(part, Answer):
         return part
     return slug, venue[:120], through, body.get("archive"), part
@@ -94,7 +101,22 @@ def receive(token: PublishToken, body: Any) -> Answer:
     parsed = _request(body)
     if isinstance(parsed, Answer):
         return parsed
-    slug, venue, through, archive, part = parsed
+    try:
+        return _receive(token, *parsed)
+    except _SlugTakenMeanwhile:
+        # Another venue's first change made a tournament at this slug while ours was
+        # being written: asked again, the slug is another's (409, the rename offered) or,
+        # published by the same director from elsewhere, this mirror's.
+        return _receive(token, *parsed)
+
+
+class _SlugTakenMeanwhile(Exception):
+    """A new mirror's slug was taken by another request between the look and the write."""
+
+
+def _receive(
+    token: PublishToken, slug: str, venue: str, through: int, archive: Any, part: Part | None
+) -> Answer:
     now = timezone.now()
     with transaction.atomic():
         # First, and held to the end: one token's requests are applied one at a time, so
@@ -121,7 +143,12 @@ def receive(token: PublishToken, body: Any) -> Answer:
             try:
                 copy = write_copy(archive, slug=slug, owned_by=token.user)
             except ArchiveError as error:
+                if Tournament.objects.filter(slug=slug).exists():
+                    raise _SlugTakenMeanwhile from error
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
+            if _claims_more(copy, through):
+                transaction.set_rollback(True)
+                return _claimed_more(through)
             mirror = Mirror.objects.create(
                 tournament=copy,
                 owner=token.user,
@@ -143,6 +170,9 @@ def receive(token: PublishToken, body: Any) -> Answer:
                 applied = _apply(tournament, archive, part, mirror.applied_through, token)
             except ArchiveError as error:
                 return refused(protocol.BAD_REQUEST, _("The archive was refused: %s") % error)
+            if applied and _claims_more(tournament, through):
+                transaction.set_rollback(True)
+                return _claimed_more(through)
             if applied:
                 mirror.applied_through, mirror.applied_at = through, now
         mirror.save()
@@ -150,6 +180,21 @@ def receive(token: PublishToken, body: Any) -> Answer:
         # the venue (a heartbeat every few seconds), not only with each change.
         public_version.changed(tournament)
         return Answer(200, {"applied_through": mirror.applied_through})
+
+
+def _claims_more(tournament: Tournament, through: int) -> bool:
+    """Whether the change just applied to ``tournament`` carried fewer changes (audit rows)
+    than its number says: acknowledging that number would skip the venue's real changes
+    up to it."""
+    return AuditEntry.objects.filter(tournament=tournament).count() < through
+
+
+def _claimed_more(through: int) -> Answer:
+    return refused(
+        protocol.BAD_REQUEST,
+        _("The request says it is at change %(number)s but carries fewer changes.")
+        % {"number": through},
+    )
 
 
 def _apply(

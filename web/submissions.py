@@ -21,11 +21,17 @@ The phones' forms (a table link, ``/table/<token>/…``, no account) carry the s
 an account when its URL names a link (a ``token``). Such a submission is bound to its path,
 so to its link: the same id sent to another link is refused (400) and writes nothing. The
 phones' own script may make the id itself: any 32 lowercase hex digits (:data:`KEY`).
+
+An answer that shows a secret once (a new publishing token, a one-time set-password link;
+the view is marked :func:`shows_a_secret`) is not recorded as it is (issue 43): a page
+saying it is not kept is recorded in its place, so a resend does nothing again, and the
+secret is in no row of the database, nor in a backup of it.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import time
 import uuid
@@ -37,10 +43,12 @@ from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .models import Submission
+from .pages import page
 
 FIELD = "submission"
 KEY = re.compile(r"^[0-9a-f]{32}$")
@@ -51,10 +59,11 @@ answered = Signal()
 back for a refusal), with ``request``, ``response`` and ``replayed`` (True for a resend
 answered from its record). Apps above this one count what they need without this floor
 knowing them (the phones' device board, :mod:`scoring.devices`)."""
+SECRET_NOT_KEPT = "web/secret_not_kept.html"
 KEPT = datetime.timedelta(days=1)
-"""How long an answer is kept for a resend: a day, as long as a one-time set-password
-link (which a recorded answer may show) lasts; a new submission after that forgets them
-(within :data:`SWEEP_EVERY`)."""
+"""How long an answer is kept for a resend: a day; a new submission after that forgets
+them (within :data:`SWEEP_EVERY`). An answer that showed a secret is never kept
+(:func:`shows_a_secret`)."""
 SWEEP_EVERY = 60.0
 """Seconds between two sweeps of old answers by one process: a sweep is a DELETE, which
 every hand entered from a phone would otherwise pay for."""
@@ -90,11 +99,19 @@ def keeps_own_submissions(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 
 def shows_a_secret(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Mark a POST view whose answer shows a secret once (a new publishing token): the
-    middleware records nothing for it, so the secret is never stored nor shown again; the
-    view answers a resend itself (:mod:`web.repeats` asks before making a second)."""
-    view.submission_kept = True  # type: ignore[attr-defined]
-    return view
+    """Mark a POST view whose answer shows a secret once (a new publishing token, a
+    one-time set-password link): its answer is never cached, and the middleware records in
+    its place a page saying so (:func:`secret_not_kept`), so a resend does nothing again
+    and the secret is neither stored (nor in a backup of the database) nor shown again."""
+
+    @functools.wraps(view)
+    def never_cached(*args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(*args, **kwargs)
+        add_never_cache_headers(response)  # Cache-Control: no-store among others
+        return response
+
+    never_cached.submission_secret = True  # type: ignore[attr-defined]
+    return never_cached
 
 
 def submission_exempt(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -133,12 +150,16 @@ class SubmissionMiddleware:
         key = submission_id(request)
         if key is None:
             return None
-        return once(request, key, lambda: view(request, *args, **kwargs))
+        secret = getattr(view, "submission_secret", False)
+        return once(request, key, lambda: view(request, *args, **kwargs), secret=secret)
 
 
-def once(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+def once(
+    request: HttpRequest, key: str, view: Callable[[], HttpResponse], *, secret: bool = False
+) -> HttpResponse:
     """``view``'s answer to the submission ``key``, the first time it is sent; the recorded
-    answer every later time."""
+    answer every later time (``secret``: the answer shows a secret, and a page saying so
+    is recorded in its place)."""
     for attempt in range(3):
         # A new id is tried at once (one query less on every first POST); a resend, or a
         # twin that committed meanwhile, then finds its row.
@@ -147,7 +168,7 @@ def once(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> Ht
             if done is not None:
                 return replay(request, done)
         try:
-            response = _first(request, key, view)
+            response = _first(request, key, view, secret=secret)
         except _Twin:
             continue
         answered.send(Submission, request=request, response=response, replayed=False)
@@ -175,7 +196,9 @@ def sweep_if_due() -> None:
     forget_old()
 
 
-def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> HttpResponse:
+def _first(
+    request: HttpRequest, key: str, view: Callable[[], HttpResponse], *, secret: bool
+) -> HttpResponse:
     shown = len(_messages(request))
     sweep_if_due()
     try:
@@ -195,7 +218,10 @@ def _first(request: HttpRequest, key: str, view: Callable[[], HttpResponse]) -> 
             if response.status_code >= 400:
                 transaction.set_rollback(True)
                 return response
-            _record(record, response, _messages(request)[shown:])
+            # A redirect shows no secret (a refusal said in a message): kept as it is.
+            secret_shown = secret and not 300 <= response.status_code < 400
+            kept = secret_not_kept(request) if secret_shown else response
+            _record(record, kept, _messages(request)[shown:])
             return response
     except _Twin:
         raise
@@ -215,6 +241,17 @@ def _record(record: Submission, response: HttpResponse, added: list[list[Any]]) 
     record.body = b"" if response.streaming else response.content
     record.messages = added if 300 <= response.status_code < 400 else []
     record.save(update_fields=["status", "headers", "body", "messages"])
+
+
+def secret_not_kept(request: HttpRequest) -> HttpResponse:
+    """What is recorded for an answer that showed a secret: a page (or, for htmx, its
+    region) saying it is not kept, with a way back to the page the form was on."""
+    back = request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "/"
+    response = page(request, SECRET_NOT_KEPT, {"back": back}, partial="secret-not-kept")
+    add_never_cache_headers(response)
+    return response
 
 
 def replay(request: HttpRequest, done: Submission) -> HttpResponse:

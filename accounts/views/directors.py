@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.views.base import club_admin_view
 from web.pages import page
 from web.qr import qr_svg
+from web.submissions import shows_a_secret
 
 from .. import services as accounts
 from ..forms import DirectorForm, NewDirectorForm
@@ -54,6 +55,7 @@ def _link_shown(request: HttpRequest, director: Any) -> dict[str, Any]:
 
 @require_POST
 @club_admin_view
+@shows_a_secret
 def director_create(request: HttpRequest) -> HttpResponse:
     form = NewDirectorForm(request.POST)
     if form.is_valid():
@@ -101,6 +103,7 @@ def director_add(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @club_admin_view
+@shows_a_secret
 def director_link(request: HttpRequest) -> HttpResponse:
     """A fresh set-password link for a director made here who has no password yet."""
     waiting = {str(d.pk): d for d in accounts.directors_awaiting_password(accounts.directors())}

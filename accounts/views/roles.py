@@ -17,6 +17,7 @@ from tournaments.models import Tournament
 from tournaments.views.base import manage_view, message_text
 from web.pages import page
 from web.qr import qr_svg
+from web.submissions import shows_a_secret
 
 from .. import services as accounts
 from ..forms import NewMemberForm, RoleForm
@@ -57,6 +58,7 @@ def _roles_result(
 
 @require_POST
 @manage_view
+@shows_a_secret
 def role_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A new account for a person by name and email, with a role and a set-password link."""
     form = NewMemberForm(request.POST)
@@ -82,6 +84,7 @@ def role_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @manage_view
+@shows_a_secret
 def role_link(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A fresh set-password link for a member who has not chosen a password yet."""
     waiting = {str(m.pk): m for m in accounts.awaiting_password(tournament)}

@@ -1,6 +1,7 @@
 """At the club's server, "Publishing tokens": a director makes a token (shown once, with
-its QR code, on the POST's own answer: never in a URL, never cached, never recorded) and
-revokes theirs."""
+its QR code, on the POST's own answer: never in a URL, never cached, and recorded for a
+resend as a page saying it is not kept, :func:`web.submissions.shows_a_secret`) and revokes
+theirs. Two tabs making the same token are asked before a second is made (:mod:`web.repeats`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -66,9 +66,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     except repeats.Repeat as repeat:
         # Asked, never shown again: the token made is named by its first characters only.
         return _tokens_page(request, form=form, **repeats.question(repeat.made))
-    response = _tokens_page(request, new_token=token, secret=secret, qr=qr_svg(secret))
-    add_never_cache_headers(response)  # Cache-Control: no-store among others
-    return response
+    return _tokens_page(request, new_token=token, secret=secret, qr=qr_svg(secret))
 
 
 def _same_token(user: Any, label: str, seen: int) -> repeats.Made | None:

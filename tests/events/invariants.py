@@ -38,6 +38,7 @@ from .mirror import mirror
 from .mirror_untouched import mirror_untouched
 from .problems import Problem, first_difference
 from .repeats import made_once
+from .secrets import nothing_secret_recorded
 
 
 @dataclass(frozen=True)
@@ -690,4 +691,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += entered_once(event, now)
     problems += made_once(event)
     problems += mirror_untouched(event)
+    problems += nothing_secret_recorded(event)
     return problems + mirror(event)

@@ -159,3 +159,19 @@ def whole_archive(changes):
         return changes(tournament, publication, marks)
 
     return staticmethod(instead)
+
+
+def test_an_answer_kept_with_a_secret_in_it_is_reported(director_client, tmp_path, monkeypatch):
+    """Issue 43: a new account's set-password link recorded for a resend, as it was before
+    the recording kept a page saying it is not kept in its place, is caught."""
+    from accounts.views import roles
+    from web.submissions import FIELD, new_id
+
+    event = played(director_client)
+    assert check(event, tmp_path) == []
+    monkeypatch.setattr(roles.role_create, "submission_secret", False)
+    member = {"new-name": "Sam Keeper", "new-email": "sam@example.com", "new-role": "scorekeeper"}
+    path = f"/t/{event.tournament.slug}/manage/roles/new/"
+    assert director_client.post(path, {**member, FIELD: new_id()}).status_code == 200
+    problems = check(event, tmp_path)
+    assert [p.surface for p in problems] == ["recorded answers"], problems

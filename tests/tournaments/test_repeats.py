@@ -248,9 +248,15 @@ def test_a_tokens_secret_is_never_stored_nor_shown_again():
     first = client.post(reverse("publishing:tokens"), {"label": "laptop", FIELD: key})
     secret = re.search(r'id="new-token">([^<]+)<', first.content.decode()).group(1)
     resent = client.post(reverse("publishing:tokens"), {"label": "laptop", FIELD: key})
-    assert secret not in resent.content.decode() and asked(resent) is not None
+    # Recorded as a page saying it is not kept (tests/test_no_secret_in_clear.py).
+    assert secret not in resent.content.decode()
+    assert "This page showed a secret once; it is not kept." in resent.content.decode()
     assert PublishToken.objects.filter(user=user).count() == 1
     assert not any(secret.encode() in bytes(s.body) for s in Submission.objects.all())
+    # A second tab (another submission id) is asked before a second token is made.
+    other = client.post(reverse("publishing:tokens"), {"label": "laptop", FIELD: new_id()})
+    assert secret not in other.content.decode() and asked(other) is not None
+    assert PublishToken.objects.filter(user=user).count() == 1
 
 
 @pytest.mark.parametrize(
