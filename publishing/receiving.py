@@ -102,12 +102,12 @@ def receive(token: PublishToken, body: Any) -> Answer:
     if isinstance(parsed, Answer):
         return parsed
     try:
-        return _receive(token, *parsed)
+        return _receive(token, body, *parsed)
     except _SlugTakenMeanwhile:
         # Another venue's first change made a tournament at this slug while ours was
         # being written: asked again, the slug is another's (409, the rename offered) or,
         # published by the same director from elsewhere, this mirror's.
-        return _receive(token, *parsed)
+        return _receive(token, body, *parsed)
 
 
 class _SlugTakenMeanwhile(Exception):
@@ -115,8 +115,15 @@ class _SlugTakenMeanwhile(Exception):
 
 
 def _receive(
-    token: PublishToken, slug: str, venue: str, through: int, archive: Any, part: Part | None
+    token: PublishToken,
+    body: dict[str, Any],
+    slug: str,
+    venue: str,
+    through: int,
+    archive: Any,
+    part: Part | None,
 ) -> Answer:
+    """Apply the request ``body`` (read by :func:`_request` into the rest)."""
     now = timezone.now()
     with transaction.atomic():
         # First, and held to the end: one token's requests are applied one at a time, so
