@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from engine import Side
 from scoring.loading import load_inputs, score_matches
-from standings.stages import overall
+from standings.overall import overall
 from standings.standings import compute
 from tournaments.models import Entry, Match, Player, Stage, Tournament
+from tournaments.stages.results import results_of_stages
 
 from . import ratings
 from .chart import Chart, rating_chart
@@ -322,7 +323,7 @@ def _played(
     matches = by_tournament.get(entry.tournament_id, [])
     stages = staged.get(entry.tournament_id, [])
     if stages:
-        standings = overall(tournament, stages, matches, {})
+        standings = overall(tournament, results_of_stages(stages, matches), matches, {})
     else:
         standings = compute(tournament, matches, {})
     row = next((r for r in standings.rows if r.stats.entry_id == entry.pk), None)

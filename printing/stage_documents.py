@@ -1,7 +1,8 @@
 """The PDFs of a stage: a round's pairings (the table list to pin up) and the stage's
 standings with every tiebreak's value and their order. Both are built from the public
-page's data (:mod:`standings.data`, :mod:`standings.stages`): names only, nothing private,
-and printed with the standings renderer (a place column, a name, values)."""
+page's data (:mod:`standings.data`, each stage as :mod:`standings.stage_views` shows it):
+names only, nothing private, and printed with the standings renderer (a place column, a
+name, values)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from standings.data import load
-from standings.stages import StageView
+from standings.stage_views import StageView
 from tournaments.models import Tournament
 
 from .labels import labels
@@ -29,7 +30,7 @@ def _view(tournament: Tournament, number: int) -> StageView | None:
     data = load(tournament)
     if not data.stages:
         return None
-    return next((view for view in data.stage_views() if view.number == number), None)
+    return next((view for view in data.stage_views if view.number == number), None)
 
 
 def pairings_document(

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from standings.board import LIVE, LiveTable, MatchBox, feeders, feeding, live_table, match_box
 from standings.data import Results
-from standings.stages import QUALIFYING
+from standings.stage_views import QUALIFYING
 from standings.standings import Standing
 from standings.stats import COMPLETE, player_page, seed_in
 from tournaments.models import Entry, Match, Stage

@@ -14,14 +14,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.utils.translation import gettext as _
 
 from engine import MatchSheet
 from scoring.loading import load_inputs, score_matches
-from standings.stages import StageView, overall, stage_views, stages_line
+from standings.overall import overall
+from standings.stage_views import StageView, stage_views, stages_line
 from standings.standings import Standings, compute
 from tournaments.models import Entry, Match, Stage, Tournament
+from tournaments.stages.results import StageResults, results_of_stages
 
 PRIVATE_PLAYER_FIELDS = ("email", "phone", "notes", "club_id", "rating")
 # Never read by these pages; the timestamps cost a conversion each, ~2,300 a page at 256.
@@ -57,9 +60,14 @@ class Results:
     before the next round is paired (they are in its standings, findable, with a page)."""
     planned: list[Stage] = field(default_factory=list)
     """Before the start (no match yet), the stages the tournament will be played in."""
+    stage_results: list[StageResults] = field(default_factory=list)
+    """Each stage's results, in order, computed once (:mod:`tournaments.stages.results`):
+    what the overall standings, every stage's view and the stage PDFs read."""
 
+    @cached_property
     def stage_views(self) -> list[StageView]:
-        return stage_views(self.tournament, self.stages, self.matches, self.standings)
+        """Every stage as the pages show it, built once however many regions read it."""
+        return stage_views(self.tournament, self.stage_results, self.matches, self.standings)
 
     @property
     def sheets(self) -> dict[int, MatchSheet]:
@@ -108,12 +116,14 @@ def load(tournament: Tournament) -> Results:
         )
         planned = list(Stage.objects.filter(tournament=tournament))
     waiting: list[Entry] = []
+    by_stage: list[StageResults] = []
     if stages:
         waiting = _waiting(tournament, stages, matches)
-        result = overall(tournament, stages, matches, sheets, waiting)
+        by_stage = results_of_stages(stages, matches)
+        result = overall(tournament, by_stage, matches, sheets, waiting)
     else:
         result = compute(tournament, matches, sheets)
-    return Results(tournament, matches, result, entries, stages, waiting, planned)
+    return Results(tournament, matches, result, entries, stages, waiting, planned, by_stage)
 
 
 def _waiting(tournament: Tournament, stages: list[Stage], matches: list[Match]) -> list[Entry]:

@@ -25,7 +25,7 @@ from .models import Entry, Player, TeamMember, Tournament
 from .models.players import REGISTRY_FIELDS
 from .movement import lock_tournament
 from .public_version import changed, changing
-from .stages.standings import late_entries_open
+from .stages.progress import late_entries_open
 
 ENTRY_FLAGS = ("checked_in", "paid")
 

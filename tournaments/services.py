@@ -36,7 +36,7 @@ from .models import Decision, Entry, Match, Stage, Tournament
 from .movement import OTHER, Board, Pending, copy_state, lock_tournament
 from .public_version import changed as public_changed
 from .public_version import changing
-from .stages.standings import finished
+from .stages.progress import finished
 
 Status = Match.Status
 

@@ -33,11 +33,11 @@ from public.views.tournament import page_context, render_page
 from scoring import calls as director_calls
 from standings.board import LiveTable, late_rounds, live_tables
 from standings.data import Results, load
-from standings.stages import QUALIFYING, StageView
+from standings.stage_views import QUALIFYING, StageView
 from standings.tables import room
 from tournaments import self_checkin
 from tournaments.models import Match, Tournament
-from tournaments.stages.standings import current_stage
+from tournaments.stages.progress import current_stage
 
 DISPLAY = "public/display.html"
 DISPLAY_MAX_CROSS_TABLE = 12
@@ -84,7 +84,7 @@ def _current_view(data: Results) -> StageView | None:
     current = current_stage(data.stages)
     if current is None:
         return None
-    return next((v for v in data.stage_views() if v.number == current.number), None)
+    return next((v for v in data.stage_views if v.number == current.number), None)
 
 
 def _table_pages(tables: list[LiveTable]) -> list[list[LiveTable]]:

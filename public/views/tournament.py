@@ -41,12 +41,12 @@ from public.live import (
 )
 from standings.board import bracket_sections, cross_table
 from standings.data import Results, format_line, load, team_members
-from standings.stages import QUALIFYING
+from standings.stage_views import QUALIFYING
 from standings.stats import seed_key
 from tournaments.match_names import withdrawals
 from tournaments.models import Stage, Tournament
 from tournaments.rules_text import rules_summary
-from tournaments.stages.standings import current_stage
+from tournaments.stages.progress import current_stage
 
 PAGE = "public/tournament.html"
 PAGE_PARTS = ("bracket", "standings")
@@ -94,7 +94,7 @@ def page_context(data: Results, *, club_columns: bool = True) -> dict[str, Any]:
                 rating.provisional for rating in (context["ratings"] or {}).values()
             )
     if data.stages:
-        views = data.stage_views()
+        views = data.stage_views
         current = current_stage(data.stages)
         view = next(v for v in views if current is not None and v.number == current.number)
         context["stage_views"] = views
@@ -205,7 +205,7 @@ def _standings_payload(tournament: Tournament) -> dict[str, Any]:
             "champion": champion.name if champion is not None else None,
         },
         "standings": [row.as_json() for row in data.standings.rows],
-        "stages": [view.as_json(walked) for view in data.stage_views()],
+        "stages": [view.as_json(walked) for view in data.stage_views],
     }
     with_club_ratings(payload["standings"], data)
     members = team_members(tournament)

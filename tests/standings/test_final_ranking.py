@@ -21,7 +21,7 @@ from tests.public import staged
 from tests.tournaments.test_stages import ONE_GAME_TO_100, play, play_open
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.stages import services as stage_services
-from tournaments.stages.standings import stage_standings
+from tournaments.stages.results import stage_results
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ def expected_out_places(swiss: Stage, qualified: set[int]) -> dict[int, tuple[in
     """Each non-qualifier's final place and label: after the qualifiers, in the Swiss
     order, those level in the Swiss level here too."""
     matches = list(Match.objects.filter(stage=swiss))
-    (table,) = stage_standings(swiss, matches)
+    (table,) = stage_results(swiss, matches).tables
     out = [row for row in table if row.player not in qualified]
     found = {}
     for row in out:
@@ -278,7 +278,7 @@ def test_pools_into_a_cut_rank_by_pool_place_then_across_pools(client, director)
     play_open(tournament, knockout)
     # Read in the order the pages read them (players level on every tiebreak keep it).
     played = Match.objects.filter(stage=pools).order_by("round", "section", "position", "pk")
-    tables = stage_standings(pools, list(played))
+    tables = stage_results(pools, list(played)).tables
     names = dict(tournament.entries.values_list("pk", "player__name"))
 
     rows = get_json(client, tournament)["standings"]

@@ -13,7 +13,7 @@ from tests.factories import make_entries, make_tournament
 from tournaments import services
 from tournaments.models import Match, Stage, Tournament
 from tournaments.stages import services as stage_services
-from tournaments.stages.standings import stage_standings
+from tournaments.stages.results import stage_results
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +114,7 @@ def test_64_players_8_swiss_rounds_then_top_16_best_of_3_with_a_best_of_5_final(
         stage_services.pair_next_round(stage=swiss, user=director)
 
     matches = list(Match.objects.filter(tournament=tournament))
-    table = stage_standings(swiss, matches)[0]
+    table = stage_results(swiss, matches).tables[0]
     top16 = [row.player for row in table[:16]]
     assert stage_services.close_stage(stage=swiss, user=director) == knockout
     knockout.refresh_from_db()
@@ -153,7 +153,7 @@ def test_24_players_in_4_pools_of_6_top_2_of_each_into_an_8_player_bracket(direc
     ]
     assert Match.objects.filter(stage=pools).count() == 4 * 15
     play_open(tournament, pools, upset_every=7)
-    tables = stage_standings(pools, list(Match.objects.filter(tournament=tournament)))
+    tables = stage_results(pools, list(Match.objects.filter(tournament=tournament))).tables
     winners = {rows[0].player for rows in tables}
     pool_of = {int(pk): n for n, pool in enumerate(pools.pools) for pk in pool}
     stage_services.close_stage(stage=pools, user=director)
@@ -243,7 +243,7 @@ def test_drops_late_entries_and_a_walkover_between_rounds(director):
     assert late.pk in seated and dropped.pk not in seated
     assert len(round_two) == 4  # 8 players again: no bye
     swiss.refresh_from_db()
-    table = stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
+    table = stage_results(swiss, list(Match.objects.filter(stage=swiss))).tables[0]
     assert {row.player for row in table} >= {late.pk, dropped.pk}
 
 
@@ -358,7 +358,7 @@ def test_a_late_entry_joins_with_the_points_the_director_gives(director):
         )  # 1 played
     stage_services.set_start_points(stage=swiss, entry=late, points=1, user=director)
     swiss.refresh_from_db()
-    table = stage_standings(swiss, list(Match.objects.filter(stage=swiss)))[0]
+    table = stage_results(swiss, list(Match.objects.filter(stage=swiss))).tables[0]
     row = next(r for r in table if r.player == late.pk)
     assert row.won == 1 and row.value(Tiebreak.MATCH_POINTS) == 1
     round_two = stage_services.pair_next_round(stage=swiss, user=director)

@@ -15,7 +15,7 @@ from pairing.swiss import SwissPlayer, pair_round
 
 from ..models import Entry, Match, Stage, Tournament
 from ..movement import Board, Route, store_matches
-from .standings import stage_standings
+from .results import stage_results
 
 Kind = Stage.Kind
 Status = Match.Status
@@ -51,7 +51,7 @@ def pair_swiss(stage: Stage, mine: list[Match], round_: int, user: Any) -> list[
         if late:
             stage.entrants = [*stage.entrants, *sorted(late)]
             stage.save(update_fields=["entrants"])
-    rows = stage_standings(stage, mine)[0]
+    rows = stage_results(stage, mine).tables[0]
     opponents: dict[int, set[int]] = {row.player: set() for row in rows}
     byes: set[int] = set()
     for m in mine:

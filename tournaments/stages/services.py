@@ -3,9 +3,9 @@ closing a stage and cutting its top players into the next, a lucky loser.
 
 A tournament with no :class:`~tournaments.models.Stage` rows is one bracket, run by
 :mod:`tournaments.draw` as always. Once it has stages, :func:`start` begins stage 1 with
-the registered players (seed order), and :func:`close_stage` ranks a finished stage by
-its tiebreaks (:mod:`pairing.tiebreaks`), takes the top K overall or of each pool
-(:mod:`pairing.cut`) and begins the next stage with them: a Swiss stage is paired
+the registered players (seed order), and :func:`close_stage` takes who advances from a
+finished stage's results (:mod:`tournaments.stages.results`: ranked by its tiebreaks, the
+top K overall or of each pool) and begins the next stage with them: a Swiss stage is paired
 round by round (:mod:`pairing.swiss`, from a recorded seed), pools and knockouts are
 generated whole (:mod:`pairing.brackets`). The matches are stored and moved through
 by the same :class:`~tournaments.movement.Board` as a one-bracket tournament's, so hand
@@ -30,7 +30,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import ScoringError, resolve_rules
-from pairing import cut
 from pairing.tiebreaks import Tiebreak
 
 from .. import audit
@@ -39,10 +38,8 @@ from ..models import Decision, Entry, Match, Stage, Tournament
 from ..movement import Board, lock_tournament
 from ..public_version import changed
 from .matches import FINAL, begin, pair_swiss
-from .standings import (
-    current_round,
-    stage_standings,
-)
+from .progress import current_round
+from .results import stage_results
 
 __all__ = [
     "add_stage",
@@ -326,17 +323,8 @@ def advancing(stage: Stage, matches: Sequence[Match]) -> list[int]:
             "pk", flat=True
         )
     )
-    ranked = stage_standings(stage, matches)
-    if len(ranked) > 1:
-        # Pools in the order of their winners, compared by their own tiebreak values
-        # (pool winners never met one another).
-        ranked.sort(
-            key=lambda rows: tuple(value or 0 for _name, value in rows[0].values) if rows else (),
-            reverse=True,
-        )
-    tables = [[row.player for row in rows if row.player not in withdrawn] for rows in ranked]
     try:
-        return cut.qualifiers(tables, stage.advance)
+        return stage_results(stage, matches).advancing(withdrawn)
     except ValueError as error:
         raise ValidationError(
             _("%(count)d cannot advance from %(stage)s: %(problem)s")

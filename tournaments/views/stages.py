@@ -33,7 +33,8 @@ from ..stages.forms import (
     StageForm,
     tiebreak_choices,
 )
-from ..stages.standings import current_round, current_stage, stage_standings
+from ..stages.progress import current_stage
+from ..stages.results import results_of_stages
 from .base import manage_url, manage_view, message_text
 
 TEMPLATE = "tournaments/stages.html"
@@ -64,15 +65,15 @@ def stages_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     current = current_stage(stages)
     labels = dict(tiebreak_choices())
     tables: list[dict[str, Any]] = []
-    for stage in stages:
-        mine = [m for m in matches if m.stage_id == stage.pk]
+    for results in results_of_stages(stages, matches):
+        stage, mine = results.stage, list(results.matches)
         qualifying = stage.entrants and not stage.is_knockout  # a knockout has its bracket
-        ranked = stage_standings(stage, mine) if qualifying else []
+        ranked = results.tables if qualifying else ()
         tables.append(
             {
                 "stage": stage,
-                "played": current_round(mine),
-                "unfinished": sum(m.status != Match.Status.COMPLETE for m in mine),
+                "played": results.rounds_played,
+                "unfinished": results.unfinished,
                 "pools": [[(row, names.get(row.player, "?")) for row in rows] for rows in ranked],
                 "labels": [labels.get(name, name) for name in stage.tiebreak_names],
                 "rules": rules_summary(stage.ruleset_for_round(None)),
