@@ -108,10 +108,10 @@ def write(
         if season is not None:
             joined.add(season.pk)
             season.tournaments.add(tournament)
-    left = tournament.seasons.filter(mirrored=True).exclude(pk__in=joined)
+    left = list(tournament.seasons.filter(mirrored=True).exclude(pk__in=joined))
     for season in left:
         season.tournaments.remove(tournament)
-    Season.objects.filter(mirrored=True, tournaments=None).delete()
+    Season.objects.filter(pk__in=[s.pk for s in left], tournaments=None).delete()
 
 
 def _kept(wanted: Season, owner: Any) -> Season | None:
