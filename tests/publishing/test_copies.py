@@ -299,3 +299,21 @@ def test_through_the_endpoint_the_mirror_shows_the_prizes_and_the_season():
         "35.00 €"
         not in Client().get(reverse("money:prizes", args=["friday-club"])).content.decode()
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "This season is published from its venue: make changes there."),
+        ("es", "Esta temporada se publica desde su local: haz los cambios allí."),
+        ("af", "Hierdie seisoen word van sy saal gepubliseer: maak veranderinge daar."),
+    ],
+)
+def test_a_mirrored_season_says_where_it_is_changed_in_every_language(client, language, says):
+    club = make_director(username="clubdora")
+    Season.objects.create(name="Spring league", slug="spring", owner=club, mirrored=True)
+    client.force_login(club)
+    page = client.get(reverse("club:season", args=["spring"]), HTTP_ACCEPT_LANGUAGE=language)
+    edit = client.get(reverse("club:season-edit", args=["spring"]), HTTP_ACCEPT_LANGUAGE=language)
+    assert says in page.content.decode()
+    assert edit.status_code == 403
