@@ -250,3 +250,9 @@ def night(tmp: Path, publish_to: Callable[[str], str] | None = None) -> Iterator
             yield servers
         finally:
             servers.stop()
+
+
+def fetch(base: str, path: str) -> bytes:
+    """The body of ``GET base + path`` (a page, a CSV, a PDF) from one of the servers."""
+    with urllib.request.urlopen(base + path, timeout=30) as answer:
+        return answer.read()
