@@ -35,6 +35,7 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Stage, TeamMemb
 from .driver import Event, text_of
 from .match_exports import match_exports
 from .mirror import mirror
+from .mirror_money import mirrored_money
 from .problems import Problem, first_difference
 from .repeats import made_once
 
@@ -688,4 +689,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += prizes(event, now) + verify(event, now) + round_trip(event, now, tmp_path)
     problems += entered_once(event, now)
     problems += made_once(event)
+    problems += mirrored_money(event)
     return problems + mirror(event)
