@@ -30,6 +30,7 @@ from tournaments.models import Entry, Tournament
 
 from .models import Season
 from .seasons import parse_points
+from .services import RESERVED_SLUGS
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,8 @@ def _season(row: Any, where: str) -> Season:
             raise ValueError(f"{where}.{name} must be a whole number")
     if not all(isinstance(row[name], str) for name in ("name", "slug", "scoring")):
         raise ValueError(f"{where}: name, slug and scoring must be text")
+    if row["slug"] in RESERVED_SLUGS:
+        raise ValueError(f"{where}.slug {row['slug']!r} is a page of the seasons here")
     try:
         placing = list(parse_points(",".join(str(p) for p in points)))
     except ValueError:

@@ -172,7 +172,8 @@ def test_a_venue_s_season_is_kept_at_the_club_under_its_slug_read_only(client):
         client.post(reverse("club:season-edit", args=["spring"]), {"name": "x"}).status_code == 403
     )
     page = client.get(reverse("club:season", args=["spring"])).content.decode()
-    assert "published from its venue" in page
+    assert "published from its venue" in page  # to a director; a visitor sees the table
+    assert "published from its venue" not in Client().get("/seasons/spring/").content.decode()
     assert reverse("club:season-edit", args=["spring"]) not in page
     assert Season.objects.get(slug="spring").name == "Spring league"
 
@@ -252,6 +253,8 @@ def test_an_archive_without_money_leaves_a_copy_without_money():
         (lambda d: d["money"].update(entry_fee="-5"), "money: entry_fee"),
         (lambda d: d["seasons"][0].update(slug="not a slug"), "seasons: [0]"),
         (lambda d: d["seasons"][0].update(best_of=0), "seasons: [0]"),
+        (lambda d: d["seasons"][0].update(slug="new"), "seasons: [0].slug 'new'"),
+        (lambda d: d["seasons"].append(dict(d["seasons"][0])), "a season is named twice"),
     ],
 )
 def test_a_bad_money_or_season_part_is_refused_and_writes_nothing(edit, says):
