@@ -4,8 +4,8 @@ as the club's copy, shows the same prizes (fee, pool, payout table, winners, sid
 and the same table for each season the tournament alone is in, and nothing of who paid.
 
 The club's server shares the test database with the venue, so the check is undone
-afterwards (a savepoint rolled back), and the venue's seasons are set aside inside it, as
-a club's server without them would be.
+afterwards (a savepoint rolled back, the sheets scored for the copy forgotten), and the
+venue's seasons are set aside inside it, as a club's server without them would be.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from club.models import Season
 from club.season_data import season_table
 from money.models import Payment
 from money.prizes import prizes
+from standings.data import forget_sheets
 from tournaments.models import Tournament
 
 from .driver import Event
@@ -83,6 +84,10 @@ def mirrored_money(event: Event) -> list[Problem]:
             raise _Undo
     except _Undo:
         pass
+    finally:
+        # The copy's rows are rolled back and SQLite gives their ids to the next rows:
+        # the sheets scored for the copy's matches must not be found under them.
+        forget_sheets()
     return problems
 
 
