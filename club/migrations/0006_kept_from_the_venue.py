@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0005_money_moves_to_money_app'),
+        ("club", "0005_money_moves_to_money_app"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='season',
-            name='mirrored',
-            field=models.BooleanField(default=False, verbose_name='kept for a venue'),
+            model_name="season",
+            name="mirrored",
+            field=models.BooleanField(default=False, verbose_name="kept for a venue"),
         ),
     ]

@@ -4,20 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('money', '0001_initial'),
+        ("money", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='sidepot',
-            name='venue_results',
-            field=models.JSONField(blank=True, null=True, verbose_name='results at the venue'),
+            model_name="sidepot",
+            name="venue_results",
+            field=models.JSONField(blank=True, null=True, verbose_name="results at the venue"),
         ),
         migrations.AddField(
-            model_name='tournamentmoney',
-            name='venue_pool',
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name='prize pool at the venue (cents)'),
+            model_name="tournamentmoney",
+            name="venue_pool",
+            field=models.PositiveIntegerField(
+                blank=True, null=True, verbose_name="prize pool at the venue (cents)"
+            ),
         ),
     ]
