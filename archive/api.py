@@ -38,6 +38,14 @@ its match by key, its players by entry index and who decided by username, and ca
 its basis (the score at the call, a ruling's reason), so that ``verify_tournament``
 replays the match from its hands plus its decision on either side of a round trip.
 
+A tournament's money is ``"money"`` (version 2, :mod:`money.copies`): the entry fee,
+payout table, the prize pool as one sum and each side pot's settings, count and winners,
+never who paid or bought in; an archive a club's server is sent (``published``,
+:mod:`publishing`) also has ``"seasons"`` (:mod:`club.copies`) and leaves out every
+payment (entries unpaid, the payment rows of the audit reduced to their action). These
+parts are kept by apps above the archive (:mod:`archive.sections`). A document without
+them is version 1, as before them, and version 1 is read as it always was.
+
 The export view is :mod:`archive.views`; checking that the stored bracket has that shape
 and its match summaries agree with the hands is :mod:`archive.verify`
 (``manage.py verify_tournament``).

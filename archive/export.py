@@ -14,11 +14,13 @@ from scoring.models import Hand
 from tournaments.models import AuditEntry, Decision, Match, Player, Stage, Tournament
 from tournaments.models.players import PRIVATE_FIELDS
 
+from . import sections
 from .schema import (
     AUDIT_FIELDS,
     BUILD_KEY,
     DECISION_FIELDS,
     ENTRY_FIELDS,
+    FIRST_VERSION,
     FORMAT,
     HAND_FIELDS,
     HAND_OPTIONAL_FIELDS,
@@ -31,6 +33,9 @@ from .schema import (
     VERSION,
     map_sides,
 )
+
+PAID_ACTIONS = frozenset({"entry paid"})
+"""The audit's rows that say who paid (the entries' "paid" flag): see ``published``."""
 
 
 def _out(value: Any) -> Any:
@@ -55,6 +60,7 @@ def export_tournament(
     shows_private: Callable[[Player], bool] | None = None,
     hands_of: Collection[str] | None = None,
     audit_from: int = 0,
+    published: bool = False,
 ) -> dict[str, Any]:
     """The whole tournament as a JSON-ready dict (see the module docstring). With
     ``shows_private``, a player it says no to has an empty email, phone and notes (the
@@ -62,7 +68,11 @@ def export_tournament(
 
     A part of it, for publishing a change (:mod:`publishing`): with ``hands_of``, only the
     hands and decisions of the matches of those keys; with ``audit_from``, the audit from
-    that row on (its rows in order, the first being row 0). Every other row is whole."""
+    that row on (its rows in order, the first being row 0). Every other row is whole.
+
+    ``published``: what a club's server keeps (:mod:`publishing`): nobody's payment (every
+    entry unpaid, the payment rows of the audit reduced to their action; the money part
+    carries the pool as one sum), and the tournament's seasons (:mod:`archive.sections`)."""
     entries = list(
         tournament.entries.select_related("player")
         .prefetch_related("members__player")
@@ -82,14 +92,17 @@ def export_tournament(
     number_of = {stage.pk: stage.number for stage in stages}
     refs = _references(tournament, index_of, key_of)
     refs.update({("stage", str(pk)): number for pk, number in number_of.items()})
+    parts = sections.export(tournament, index_of, published=published)
+    private = PAID_ACTIONS | sections.private_actions() if published else frozenset()
     document: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if parts else FIRST_VERSION,
         BUILD_KEY: settings.GINCLUB_VERSION,
         "tournament": _tournament_row(tournament),
         "players": [_player_row(player, shows_private) for player in players],
         "entries": [
             {"player": i, **_row(entry, ENTRY_FIELDS), **teams.get(i, {})}
+            | ({"paid": False} if published else {})
             for i, entry in enumerate(entries)
         ],
         "matches": [_match_row(match, index_of, key_of, number_of) for match in matches],
@@ -107,7 +120,7 @@ def export_tournament(
             for hand in hands
         ],
         "audit": [
-            _audit_row(row, refs, index_of)
+            _audit_row(row, refs, index_of, private)
             for row in tournament.audit_entries.select_related("user").order_by("at", "pk")[
                 audit_from:
             ]
@@ -119,6 +132,7 @@ def export_tournament(
     rows = [_decision_row(d, index_of, key_of) for d in decisions]
     if rows:  # and one without decisions (made before them) too
         document["decisions"] = rows
+    document.update(parts)
     return document
 
 
@@ -217,8 +231,19 @@ def _match_row(
 
 
 def _audit_row(
-    row: AuditEntry, refs: dict[tuple[str, str], Any], index_of: dict[int, int]
+    row: AuditEntry,
+    refs: dict[tuple[str, str], Any],
+    index_of: dict[int, int],
+    private: Collection[str] = (),
 ) -> dict[str, Any]:
+    if row.action in private:  # who paid, and how much: the row stays, nothing of it
+        return {
+            **_row(row, AUDIT_FIELDS),
+            "user": None,
+            "object": None,
+            "before": None,
+            "after": None,
+        }
     return {
         **_row(row, AUDIT_FIELDS),
         "user": _username(row.user),

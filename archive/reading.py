@@ -17,6 +17,7 @@ from scoring.loading import HandData
 from scoring.models import Hand
 from tournaments.models import AuditEntry, Entry, Match, Player, Tournament
 
+from . import sections
 from .decision_rows import check_decisions
 from .fields import Record, quote, read_field, read_json, read_list, read_text
 from .schema import (
@@ -34,6 +35,7 @@ from .schema import (
     OPTIONAL_TOP_KEYS,
     PLAYER_FIELDS,
     PLAYER_OPTIONAL_FIELDS,
+    READABLE_VERSIONS,
     TOP_KEYS,
     TOURNAMENT_FIELDS,
     TOURNAMENT_USERS,
@@ -82,6 +84,8 @@ class Plan:
     members: list[tuple[int, int, int]] = field(default_factory=list)
     """The teams' players: (entry index, player index, seat)."""
     decisions: list[Any] = field(default_factory=list)  # archive.decision_rows.DecisionPlan
+    parts: dict[str, Any] = field(default_factory=dict)
+    """The parts kept by apps above the archive, checked, by key (:mod:`.sections`)."""
 
 
 def check_archive(
@@ -114,6 +118,7 @@ def check_archive(
     hand_keys = {(key, hand.number) for hand, key, _user in hands} | set(known_hands)
     audit_rows = _check_audit(doc["audit"], len(entries), by_key, hand_keys, len(stages))
     decisions = check_decisions(doc.data.get("decisions", []), by_key, len(entries))
+    parts = sections.check(doc.data, len(entries))
 
     return Plan(
         tournament,
@@ -129,6 +134,7 @@ def check_archive(
         stage_of,
         members,
         decisions,
+        parts,
     )
 
 
@@ -139,13 +145,15 @@ def _check_document(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise ArchiveError(f"not a tournament archive (format should be {FORMAT!r})")
     version = data.get("version")
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in READABLE_VERSIONS:
         raise ArchiveError(
-            f"archive version {quote(version)} is not supported (expected {VERSION})"
+            f"archive version {quote(version)} is not supported (expected {VERSION} or less)"
         )
     if not isinstance(data.get(BUILD_KEY, ""), str):
         raise ArchiveError(f"archive.{BUILD_KEY} must be text, not {quote(data[BUILD_KEY])}")
-    return Record(data, "archive", TOP_KEYS, OPTIONAL_TOP_KEYS)
+    # Version 1 has no part kept by an app above the archive: such a key is unknown there.
+    parts = sections.keys() if version >= 2 else ()
+    return Record(data, "archive", TOP_KEYS, (*OPTIONAL_TOP_KEYS, *parts))
 
 
 def _check_tournament(

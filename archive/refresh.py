@@ -35,7 +35,7 @@ from tournaments.models import (
     new_token,
 )
 
-from . import schema
+from . import schema, sections
 from .reading import Plan, check_archive
 from .restore import (
     ImportReport,
@@ -111,6 +111,7 @@ def _write(plan: Plan, tournament: Tournament, hands_of: set[str], audit_from: i
     Decision.objects.filter(tournament=tournament, match__key__in=hands_of).delete()
     write_decisions(plan, {}, entries, by_key, report)
     _audit(plan, tournament, entries, by_key, stages, audit_from, report)
+    sections.write(plan.parts, tournament, entries, copy_owner=tournament.owner)
 
 
 def _changed(old: models.Model, new: models.Model, names: list[str]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from tournaments.models import (
     new_token,
 )
 
+from . import sections
 from .reading import Plan, check_archive
 from .schema import ArchiveError, map_sides
 
@@ -179,6 +180,7 @@ def _write(plan: Plan, owner: str | None, *, owned_by: Any = None) -> ImportRepo
     hand_of = _write_hands(plan, users, by_key, report)
     rows = write_audit(plan, users, entries, by_key, hand_of, report, stage_pks)
     write_decisions(plan, users, entries, by_key, report)
+    sections.write(plan.parts, tournament, entries, copy_owner=owned_by)
     Tournament.objects.filter(pk=tournament.pk).update(created=created, updated=updated)
     tournament.created, tournament.updated = created, updated
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 FORMAT = "ginclub-tournament"
-VERSION = 1
+VERSION = 2
+"""The newest version written: 2 when the document has a part kept by an app above the
+archive (``money``, ``seasons``: :mod:`archive.sections`), else 1, as before them, so that
+an older reader still reads what it can. The reader reads both."""
+FIRST_VERSION = 1
+READABLE_VERSIONS = (1, 2)
 TOP_KEYS = ("format", "version", "tournament", "players", "entries", "matches", "hands", "audit")
 BUILD_KEY = "ginclub_version"
 """Which build wrote the archive (``ginclub --version``): for the reader and a bug report,

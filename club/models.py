@@ -118,6 +118,9 @@ class Season(models.Model):
         related_name="seasons",
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    mirrored = models.BooleanField(_("kept for a venue"), default=False)
+    """A venue's season, kept here as its published tournaments arrive (:mod:`club.copies`):
+    read-only here, like a mirrored tournament."""
 
     class Meta:
         verbose_name = _("season")

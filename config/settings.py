@@ -124,6 +124,10 @@ INSTALLED_APPS = [
     "demo",
 ]
 
+# The parts of the tournament archive kept by apps above it (archive.sections): the
+# archive imports none of them, these settings name them (top-level key: module).
+ARCHIVE_SECTIONS = {"money": "money.copies", "seasons": "club.copies"}
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",

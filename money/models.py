@@ -52,6 +52,11 @@ class TournamentMoney(PayoutTable):
         validators=[MinValueValidator(0)],
     )
     currency = models.CharField(_("currency"), max_length=8, blank=True, default="€")
+    venue_pool = models.PositiveIntegerField(
+        _("prize pool at the venue (cents)"), null=True, blank=True
+    )
+    """A copy's pool (a mirror, an imported archive): the venue's sum, in cents. Who paid
+    stays at the venue, so a copy has no payments to count; None: counted from them."""
 
     class Meta:
         db_table = "club_tournamentmoney"
@@ -113,6 +118,10 @@ class SidePot(PayoutTable):
     buy_in = models.DecimalField(
         _("buy-in"), max_digits=8, decimal_places=2, validators=[MinValueValidator(0)]
     )
+    venue_results = models.JSONField(_("results at the venue"), null=True, blank=True)
+    """A copy's results (a mirror, an imported archive): ``{"entrants": n, "winners":
+    [[entry id, place label, cents], ...]}`` as the venue counted them. Who bought in
+    stays at the venue, so a copy has no entrants of its own; None: counted from them."""
 
     class Meta:
         db_table = "club_sidepot"

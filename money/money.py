@@ -37,6 +37,7 @@ class Prize:
     cents: int
     player_id: int | None = None
     """The club player's page the name links to (None: none, or hidden)."""
+    entry_id: int | None = None
 
 
 def shares(rows: Sequence[tuple[int | None, int]], prizes: Sequence[int]) -> list[int]:

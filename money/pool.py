@@ -32,6 +32,15 @@ def pool_of(found: Counter[str]) -> int:
     return found[Payment.Method.CASH] + found[Payment.Method.CARD]
 
 
+def counted(tournament: Tournament, money: TournamentMoney) -> tuple[int, Counter[str]]:
+    """The pool in cents and what was paid by method: counted from the payments, or for a
+    copy (a mirror), the venue's pool, its payments left at the venue."""
+    if money.venue_pool is not None:
+        return money.venue_pool, Counter()
+    found = paid(tournament)
+    return pool_of(found), found
+
+
 def amounts(money: TournamentMoney | SidePot, pool: int) -> tuple[list[Decimal], list[int]]:
     """The payout table's percentages and each place's prize in cents (of the main pool,
     or of a side pot's: each has its own table and rounding unit)."""
@@ -68,7 +77,7 @@ def standing_prizes(
     money = TournamentMoney.objects.filter(tournament=tournament).first()
     if money is None or not money.payout:
         return None
-    _percentages, prizes = amounts(money, pool_of(paid(tournament)))
+    _percentages, prizes = amounts(money, counted(tournament, money)[0])
     if not any(prizes):
         return None
     won = by_place([place for _entry, place in places], prizes)

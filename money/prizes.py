@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 
 from money.models import SidePot, SidePotEntry, TournamentMoney
 from money.money import Prize, cents, pot_pool, ranked_among, shares
-from money.pool import amounts, by_place, paid, pool_of
+from money.pool import amounts, by_place, counted
 from standings.data import load
 from standings.standings import Standings
 from tournaments.models import Tournament
@@ -30,6 +30,9 @@ class PotPrizes:
 
     pot: SidePot
     entrants: tuple[str, ...]
+    """Their names (none for a copy's pot: who bought in stays at the venue)."""
+    count: int
+    """How many are in."""
     pool: int
     places: tuple[PlacePrize, ...]
     winners: tuple[Prize, ...]
@@ -61,14 +64,9 @@ def _places(table: TournamentMoney | SidePot, pool: int) -> tuple[PlacePrize, ..
 
 def prizes(tournament: Tournament, *, with_winners: bool = True) -> Prizes:
     money = settings_of(tournament)
-    found = paid(tournament)
-    pool = pool_of(found)
+    pool, found = counted(tournament, money)
     places = _places(money, pool)
-    pots = list(
-        SidePot.objects.filter(tournament=tournament).prefetch_related(
-            Prefetch("entrants", SidePotEntry.objects.select_related("entry__player"))
-        )
-    )
+    pots = side_pots(tournament)
     standings = None
     if with_winners and (places or any(pot.payout for pot in pots)):
         standings = load(tournament).standings
@@ -77,17 +75,27 @@ def prizes(tournament: Tournament, *, with_winners: bool = True) -> Prizes:
         rows = standings.rows
         won = by_place([row.place for row in rows], [p.cents for p in places])
         winners = tuple(
-            Prize(row.stats.name, row.place_label, w, row.stats.player_id)
+            Prize(row.stats.name, row.place_label, w, row.stats.player_id, row.stats.entry_id)
             for row, w in zip(rows, won, strict=True)
             if w
         )
-    side = tuple(_pot_prizes(pot, standings) for pot in pots)
+    side = tuple(pot_prizes(pot, standings) for pot in pots)
     return Prizes(money, pool, dict(found), places, winners, side)
 
 
-def _pot_prizes(pot: SidePot, standings: Standings | None) -> PotPrizes:
+def side_pots(tournament: Tournament) -> list[SidePot]:
+    return list(
+        SidePot.objects.filter(tournament=tournament).prefetch_related(
+            Prefetch("entrants", SidePotEntry.objects.select_related("entry__player"))
+        )
+    )
+
+
+def pot_prizes(pot: SidePot, standings: Standings | None) -> PotPrizes:
     """A withdrawn entrant is out of the pot as out of the main pool (its money handed
     back), and takes no place in it."""
+    if pot.venue_results is not None:
+        return _kept_pot(pot, standings)
     names = {
         row.entry_id: row.entry.player.name for row in pot.entrants.all() if not row.entry.withdrawn
     }
@@ -101,8 +109,24 @@ def _pot_prizes(pot: SidePot, standings: Standings | None) -> PotPrizes:
         in_cents = [p.cents for p in places]
         won = shares([(rank, sharing) for _row, rank, _label, sharing in ranked], in_cents)
         winners = tuple(
-            Prize(row.stats.name, label, w, row.stats.player_id)
+            Prize(row.stats.name, label, w, row.stats.player_id, row.stats.entry_id)
             for (row, _rank, label, _sharing), w in zip(ranked, won, strict=True)
             if w
         )
-    return PotPrizes(pot, tuple(sorted(names.values(), key=str.casefold)), pool, places, winners)
+    ordered = tuple(sorted(names.values(), key=str.casefold))
+    return PotPrizes(pot, ordered, len(ordered), pool, places, winners)
+
+
+def _kept_pot(pot: SidePot, standings: Standings | None) -> PotPrizes:
+    """A copy's pot, as the venue counted it (:mod:`money.copies`): its winners named as
+    the copy's standings name their entries."""
+    kept = pot.venue_results
+    count = kept["entrants"]
+    pool = pot_pool(cents(pot.buy_in), count)
+    rows = {row.stats.entry_id: row for row in standings.rows} if standings is not None else {}
+    winners = tuple(
+        Prize(rows[entry].stats.name, label, won, rows[entry].stats.player_id, entry)
+        for entry, label, won in kept["winners"]
+        if entry in rows
+    )
+    return PotPrizes(pot, (), count, pool, _places(pot, pool), winners)

@@ -63,7 +63,7 @@ def _prize_rows(
 
 def _side_pot_heading(side: PotPrizes, currency: str) -> StandingsRow:
     """A side pot's line in the prizes PDF: its name, buy-in and entrants; its pool."""
-    count = len(side.entrants)
+    count = side.count
     entrants = ngettext("%(counter)s player in", "%(counter)s players in", count) % {
         "counter": count
     }

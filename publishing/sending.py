@@ -258,7 +258,7 @@ class Publisher:
     ) -> dict[str, Any]:
         """The archive, whole or the part after what the club acknowledged (the matches
         whose fingerprint ``marks`` differs from the one the club has)."""
-        private = {"shows_private": lambda _player: False}
+        private = {"shows_private": lambda _player: False, "published": True}
         acknowledged = publication.acknowledged_through
         if publication.sent is None or not acknowledged:
             return {"archive": export_tournament(tournament, **private), "since": None}

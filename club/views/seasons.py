@@ -54,6 +54,9 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _may_edit(user, season: Season) -> bool:
+    """A season published from a venue (club.copies) is changed there, by nobody here."""
+    if season.mirrored:
+        return False
     return bool(user.is_authenticated and (user.is_superuser or season.owner_id == user.pk))
 
 
@@ -71,6 +74,8 @@ def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
+    if season.mirrored:  # the venue's: read-only here, as its mirrored tournaments
+        raise PermissionDenied(_("This season is published from its venue: make changes there."))
     if not _may_edit(request.user, season):
         raise PermissionDenied(_("Only the season's director can change it."))
     return _season_form(request, season)

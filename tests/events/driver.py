@@ -299,6 +299,19 @@ class Event:
         self.ok(self.post(self.director, url, {"entry": [e.pk for e in entries]}))
         self.note(f"side pot {name}: {len(entries)} in")
 
+    def season(self, name: str, placing: str) -> None:
+        """A season of this tournament alone, by placing (the club's seasons page)."""
+        data = {
+            "name": name,
+            "scoring": "placing",
+            "placing_points_text": placing,
+            "points_per_win": "1",
+            "best_of": "",
+            "tournaments": [self.tournament.pk],
+        }
+        self.ok(self.post(self.director, reverse("club:season-create"), data))
+        self.note(f"season {name}: {placing}")
+
     # -- stages ------------------------------------------------------------------------------
 
     def add_stage(self, **fields: Any) -> None:

@@ -35,6 +35,7 @@ from tournaments.models import AuditEntry, Entry, Match, Player, Stage, TeamMemb
 from .driver import Event, text_of
 from .match_exports import match_exports
 from .mirror import mirror
+from .mirror_money import mirrored_money
 from .mirror_untouched import mirror_untouched
 from .problems import Problem, first_difference
 from .repeats import made_once
@@ -692,4 +693,5 @@ def check(event: Event, tmp_path) -> list[Problem]:
     problems += made_once(event)
     problems += mirror_untouched(event)
     problems += nothing_secret_recorded(event)
+    problems += mirrored_money(event)
     return problems + mirror(event)

@@ -55,8 +55,11 @@ def _nobody(_player: Any) -> bool:
 
 def comparable(document: dict[str, Any]) -> dict[str, Any]:
     """An archive without what a mirror has of its own: its slug, its people (the venue's
-    are not the club's), its revoked table links; rows in an order of their own keys."""
+    are not the club's), its revoked table links, its seasons (the venue's, in this shared
+    database, keep their slugs: checked by :mod:`.mirror_money`); rows in an order of their
+    own keys."""
     document = {**document, "tournament": dict(document["tournament"])}
+    document.pop("seasons", None)
     for name in ("slug", "owner", "co_directors", "scorekeepers"):
         document["tournament"].pop(name)
     document["matches"] = sorted(
@@ -102,7 +105,7 @@ def mirror(event: Event) -> list[Problem]:
     finally:
         forget_mirrored()
     event.published = Published(
-        export_tournament(venue, shows_private=_nobody),
+        export_tournament(venue, shows_private=_nobody, published=True),
         changes_of([venue]).get(venue.pk, 0),
         fingerprints(venue),
     )
@@ -150,8 +153,8 @@ def _publish(venue: Tournament, slug: str, before: Published | None) -> list[Pro
     if copy is None:
         return [*problems, Problem("mirror", "", "the club has no mirror")]
     problems += up_to_date(copy)
-    venue_doc = comparable(export_tournament(venue, shows_private=_nobody))
-    mirror_doc = comparable(export_tournament(copy, shows_private=_nobody))
+    venue_doc = comparable(export_tournament(venue, shows_private=_nobody, published=True))
+    mirror_doc = comparable(export_tournament(copy, shows_private=_nobody, published=True))
     if mirror_doc != venue_doc:
         difference = first_difference(venue_doc, mirror_doc, "the mirror", "venue", "mirror")
         problems.append(Problem("mirror", "", difference))

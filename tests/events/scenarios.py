@@ -267,7 +267,8 @@ def team_night(client: Any, tmp_path: Any, *, seed: int) -> None:
 
 def club_night(client: Any, tmp_path: Any, *, seed: int) -> None:
     """A club night with money: ten players, a single elimination, an entry fee paid in
-    cash, by card or let in free, a payout table, and a side pot some of them buy into."""
+    cash, by card or let in free, a payout table, a side pot some of them buy into, and a
+    season it is in."""
     rng = random.Random(f"club-{seed}")
     hands = Hands(rng)
     event = Event(client, rng)
@@ -276,6 +277,7 @@ def club_night(client: Any, tmp_path: Any, *, seed: int) -> None:
     event.money(fee="12.50", payout="50, 30, 20", rounding="5")
     pay_everyone(event, entries, rng)
     event.side_pot("Side pot", "5", "60, 40", rng.sample(entries, 5))
+    event.season(f"Club season {seed}", "10, 6, 4, 2")
     rounds = Rounds(event, tmp_path)
     event.generate()
     rounds.after("the draw")

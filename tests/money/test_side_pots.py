@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from backups.sqlite import backup
 from money import services
-from money.models import SidePot, SidePotEntry
+from money.models import Payment, SidePot, SidePotEntry
 from money.money import payouts, pot_pool, ranked_among, shares
 from tests.archive.test_archive import export, forget, run_import, write
 from tests.backups.test_backups import count, live_database, sqlite_only
@@ -312,9 +312,10 @@ def test_a_side_pot_names_no_winner_before_the_standings_are_final(client):
 
 
 @pytest.mark.django_db
-def test_the_archive_leaves_side_pots_out_as_it_leaves_money_and_still_goes_round(tmp_path):
-    """The archive (``export.json``) holds neither the money nor the side pots, only what
-    the audit log says of them; a tournament with side pots still goes round whole."""
+def test_the_archive_holds_the_side_pots_results_not_who_is_in_and_goes_round(tmp_path):
+    """The archive (``export.json``) holds the money as its pages show it (the pool as one
+    sum, each side pot's count and winners: money.copies), not who paid or bought in,
+    besides what the audit log says of them; a tournament with side pots goes round whole."""
     director = make_director()
     players = [make_player(name=n) for n in ("Ann", "Ben", "Cat", "Dan")]
     tournament = run_tournament(
@@ -327,6 +328,8 @@ def test_the_archive_leaves_side_pots_out_as_it_leaves_money_and_still_goes_roun
     first = export(tournament)
     document = json.loads(first)
     assert "side_pot" not in json.dumps(document["tournament"])
+    assert document["version"] == 2 and document["money"]["pool"] == 1000
+    assert [pot["entrants"] for pot in document["money"]["side_pots"]] == [2]
     rows = [row for row in document["audit"] if row["action"].startswith("side pot entry")]
     assert [row["object"] for row in rows] == [{"type": "entry", "ref": i} for i in (0, 1)]
     forget(tournament)
@@ -337,7 +340,9 @@ def test_the_archive_leaves_side_pots_out_as_it_leaves_money_and_still_goes_roun
     assert err == ""
     again = Tournament.objects.get(slug=document["tournament"]["slug"])
     assert export(again) == first
-    assert not SidePot.objects.exists()  # as TournamentMoney and Payment: not in the archive
+    kept = SidePot.objects.get()
+    assert kept.venue_results["entrants"] == 2 and not kept.entrants.exists()
+    assert not Payment.objects.exists()  # who paid: not in the archive
 
 
 @sqlite_only

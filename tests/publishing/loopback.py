@@ -297,3 +297,9 @@ def wait_for(what: Callable[[], Any], *, limit: float = 60, why: str = "") -> fl
         assert time.monotonic() - started < limit, f"not within {limit} s: {why}"
         time.sleep(0.1)
     return time.monotonic() - started
+
+
+def fetch(base: str, path: str) -> bytes:
+    """The body of ``GET base + path`` (a page, a CSV, a PDF) from one of the servers."""
+    with urllib.request.urlopen(base + path, timeout=30) as answer:
+        return answer.read()
