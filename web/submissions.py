@@ -50,7 +50,7 @@ answered = Signal()
 """Sent once a submission is answered, after its transaction ended (committed, or rolled
 back for a refusal), with ``request``, ``response`` and ``replayed`` (True for a resend
 answered from its record). Apps above this one count what they need without this floor
-knowing them (the phones' device board, :mod:`scoring.devices`)."""
+knowing them (the phones' device board, :mod:`tables.devices`)."""
 KEPT = datetime.timedelta(days=1)
 """How long an answer is kept for a resend: a day, as long as a one-time set-password
 link (which a recorded answer may show) lasts; a new submission after that forgets them

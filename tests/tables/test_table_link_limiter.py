@@ -11,12 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.urls import reverse
 
-from scoring import access
 from scoring.models import Hand
+from tables import access
+from tests.scoring.helpers import knock, post_data, ready_match
 from tournaments.models import Match
 from web import limiter
-
-from .helpers import knock, post_data, ready_match
 
 pytestmark = pytest.mark.django_db
 

@@ -65,12 +65,15 @@ class MatchAccess:
     def actor(self) -> Any:
         return None if self.token else self.user
 
-    def url(self, name: str, **kwargs: Any) -> str:
+    def url(self, view_name: str, **kwargs: Any) -> str:
+        """The URL of ``view_name`` ("app:name") for this visitor: by a table link, its
+        twin "app:table-name" under ``/table/<token>/`` (each match view is served under
+        both, see scoring.urls)."""
         if self.token is not None:
-            return reverse(f"scoring:table-{name}", kwargs={"token": self.token, **kwargs})
+            namespace, name = view_name.split(":")
+            return reverse(f"{namespace}:table-{name}", kwargs={"token": self.token, **kwargs})
         return reverse(
-            f"scoring:{name}",
-            kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs},
+            view_name, kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs}
         )
 
 
