@@ -1,20 +1,25 @@
 """What every view behind a table link shares (its own, and scoring's hand views, which
 build their ``match_view`` on it): :func:`link_view` resolves the match and the visitor's
-rights (:mod:`tables.access`), answers a guessed link past the limit (429) or a closed
-one (410) with a page that says why, gives the phone its
+rights (:mod:`tables.access`), answers a guessed link past the limit (429, with
+``Retry-After``) or a closed one (410) with a page that says why, gives the phone its
 label (:mod:`tables.devices`) and keeps a table link's submission ids
 (:func:`web.submissions.by_link`).
 """
 
 from __future__ import annotations
 
+import datetime
+import math
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import time_format
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
@@ -49,8 +54,8 @@ def link_view(view: View, *, call: Call | None = None, kept: Kept | None = None)
         where = {name: kwargs.pop(name) for name in WHERE if name in kwargs}
         try:
             response = run(view, request, where, kwargs)
-        except TokenRateLimited:
-            return too_many_wrong_links(request)
+        except TokenRateLimited as limited:
+            return too_many_wrong_links(request, limited.until)
         except TableLinkClosed as closed:
             answered = kept(request, closed.match) if kept is not None else None
             return answered if answered is not None else closed_link(request, closed)
@@ -69,13 +74,22 @@ def _resolved(
     return view(request, access.resolve(request, **where), **kwargs)
 
 
-def too_many_wrong_links(request: HttpRequest) -> HttpResponse:
-    """429 for a wrong link past the limit."""
-    context = {
-        "reason": _("Too many wrong table links from this device. Try again later."),
-        "table_link": True,
-    }
-    return render(request, "tables/table_closed.html", context, status=429)
+def too_many_wrong_links(request: HttpRequest, until: float) -> HttpResponse:
+    """429 for a wrong link past the limit: until when its address's wrong links are
+    turned away (the page, and ``Retry-After`` in seconds), and that the link on the
+    scoresheet still opens."""
+    ends = timezone.localtime(datetime.datetime.fromtimestamp(until, tz=datetime.UTC))
+    # A minute up, so that "after 20:46" is never a minute too early.
+    shown = time_format(ends.replace(second=0, microsecond=0) + datetime.timedelta(minutes=1))
+    reason = _(
+        "This table link is not valid. Too many wrong table links have come from this "
+        "network: wrong ones are refused until %(time)s, and the QR code on your "
+        "scoresheet still opens."
+    ) % {"time": shown}
+    context = {"reason": reason, "table_link": True}
+    response = render(request, "tables/table_closed.html", context, status=429)
+    response["Retry-After"] = str(max(1, math.ceil(until - time.time())))
+    return response
 
 
 def closed_link(request: HttpRequest, closed: TableLinkClosed) -> HttpResponse:
