@@ -79,7 +79,7 @@ def too_many_wrong_links(request: HttpRequest, until: float) -> HttpResponse:
     turned away (the page, and ``Retry-After`` in seconds), and that the link on the
     scoresheet still opens."""
     ends = timezone.localtime(datetime.datetime.fromtimestamp(until, tz=datetime.UTC))
-    # A minute up, so that "after 20:46" is never a minute too early.
+    # A minute up, so that the time shown is never before the window ends.
     shown = time_format(ends.replace(second=0, microsecond=0) + datetime.timedelta(minutes=1))
     reason = _(
         "This table link is not valid. Too many wrong table links have come from this "
