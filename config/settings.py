@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "tournaments",
     "accounts",
     "players",
+    "tables",
     "scoring",
     "standings",
     "money",

@@ -26,6 +26,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("public.urls")),
     path("", include("scoring.urls")),
+    path("", include("tables.urls")),
     path("", include("tournaments.urls")),
     path("", include("accounts.urls")),
     path("", include("players.urls")),

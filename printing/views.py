@@ -39,7 +39,7 @@ from django.views.decorators.http import condition, require_GET
 from club.models import Season
 from public.live import headers as live_headers
 from public.live import last_modified, live
-from scoring.table_links import table_url
+from tables.table_links import table_url
 from tournaments.models import Match, Tournament
 from tournaments.permissions import can_direct, shown_to
 

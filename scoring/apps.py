@@ -5,11 +5,3 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
-
-    def ready(self) -> None:
-        from web.submissions import answered
-
-        from .devices import count_answer
-
-        # A table link's resends and refused hands, for the director's device board.
-        answered.connect(count_answer, dispatch_uid="scoring.devices.count_answer")

@@ -1,6 +1,6 @@
 """Writing hands: entering, correcting and deleting a hand, and confirming a result. The
 engine's results become writes here; reading hands as engine input is
-:mod:`scoring.loading`, and a match's table link :mod:`scoring.table_links`.
+:mod:`scoring.loading`, and a match's table link :mod:`tables.table_links`.
 
 Every write here runs in one transaction: the hand row, the match summary the engine
 derives from all of the match's hands, the rules lock and the audit row commit together
@@ -163,7 +163,7 @@ def record_hand(
 
     ``dealer`` (A or B) records who dealt hand 1 if the match does not know yet.
     ``locked`` says the caller's transaction already locked the match row and read it
-    (``scoring.access`` with ``lock``), and ``tournament_locked`` that it locked the
+    (``tables.access`` with ``lock``), and ``tournament_locked`` that it locked the
     tournament row before it; otherwise this locks and reads them in a transaction of its
     own. Every refusal is raised before the first write, so a caller's transaction stays
     usable after one.
@@ -271,7 +271,7 @@ def _record_locked(
 def locked_for_change(match: Match) -> Match:
     """Lock the tournament row, then the match row (the lock order of
     :mod:`tournaments.movement`): a correction may reopen a confirmed match, and a table
-    link's change (:mod:`scoring.table_links`) takes the same locks."""
+    link's change (:mod:`tables.table_links`) takes the same locks."""
     lock_tournament(match.tournament_id)
     return locked_match(match)
 

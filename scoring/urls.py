@@ -1,9 +1,10 @@
 """Match sheet and table-link URLs. ``/t/<slug>/matches/<id>/`` and ``/table/<token>/`` are
-printed on scoresheets (QR codes) and must keep working (SPEC 8)."""
+printed on scoresheets (QR codes) and must keep working (SPEC 8). The table link's own
+URLs beside them (its button, calling the director) are :mod:`tables.urls`."""
 
 from django.urls import path
 
-from .views import calls, clock, corrections, disputes, sheet, table_link, teams
+from .views import clock, corrections, disputes, sheet, teams
 
 app_name = "scoring"
 
@@ -27,11 +28,6 @@ SHARED = [
 urlpatterns = [
     *(path(MATCH + suffix, view, name=name) for suffix, view, name in SHARED),
     *(path(TABLE + suffix, view, name=f"table-{name}") for suffix, view, name in SHARED),
-    path(MATCH + "table-link/", table_link.table_link, name="table-link"),
-    # The players call the director (table link only); the director answers and closes.
-    path(TABLE + "call/", calls.call_director, name="table-call-director"),
-    path("t/<slug:slug>/manage/calls/<int:call_id>/answer/", calls.call_answer, name="call-answer"),
-    path("t/<slug:slug>/manage/calls/<int:call_id>/close/", calls.call_close, name="call-close"),
     path("t/<slug:slug>/manage/dispute/", disputes.dispute, name="dispute"),
     path(
         "t/<slug:slug>/manage/stages/<int:stage_id>/time/",

@@ -29,7 +29,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
 
-from scoring.models import PhoneEvent, PhoneTally
+from tables.models import PhoneEvent, PhoneTally
 from tests.concurrency import at_once
 from tests.test_permissions_matrix import (
     FINGERPRINTED,

@@ -8,7 +8,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.views.defaults import server_error
 
-from scoring.table_links import set_table_link
+from tables.table_links import set_table_link
 from tests.scoring.helpers import ready_match
 
 # What Django's debug pages and bare fallbacks say; none of it may reach a visitor.

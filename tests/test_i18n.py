@@ -650,7 +650,7 @@ def _play_out(match, winner: str, user) -> None:
 @pytest.fixture
 def club(db) -> Club:
     from scoring.loading import HandData
-    from scoring.table_links import set_table_link
+    from tables.table_links import set_table_link
     from tests.factories import make_director, make_user
     from tests.scoring.helpers import gin, knock, play
     from tournaments.services import confirm_match

@@ -72,10 +72,12 @@ from players import csv_entries, csv_import
 from publishing.models import PublishToken
 from publishing.tokens import make_token
 from scoring import services as scoring_services
-from scoring import table_links, timing
+from scoring import timing
 from scoring.deals import deal_rows, deal_version
-from scoring.models import DirectorCall, Hand
+from scoring.models import Hand
 from scoring.versions import hand_version
+from tables import table_links
+from tables.models import DirectorCall
 from tests.factories import (
     PASSWORD,
     make_bracket,
@@ -248,7 +250,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:hand-edit": (SCORERS, SCORERS_WRITE),
     "scoring:hand-delete": (SCORERS, SCORERS_WRITE),
     "scoring:match-confirm": (ALL_405, MATCH_DIRECTORS_WRITE),
-    "scoring:table-link": (ALL_405, MATCH_DIRECTORS_WRITE),
+    "tables:table-link": (ALL_405, MATCH_DIRECTORS_WRITE),
     "scoring:dispute": ITS_DIRECTORS_PAGE,
     "scoring:table-match-sheet": (TABLE, ALL_405),
     "scoring:table-match-entry": (TABLE, ALL_405),
@@ -263,9 +265,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "scoring:table-deal-create": (ALL_405, TABLE_WRITE),
     "scoring:table-deal-edit": (TABLE, TABLE_WRITE),
     "scoring:table-deal-delete": (TABLE, TABLE_WRITE),
-    "scoring:table-call-director": (TABLE, TABLE_WRITE),
-    "scoring:call-answer": ITS_DIRECTORS_ACTION,
-    "scoring:call-close": ITS_DIRECTORS_ACTION,
+    "tables:table-call-director": (TABLE, TABLE_WRITE),
+    "tables:call-answer": ITS_DIRECTORS_ACTION,
+    "tables:call-close": ITS_DIRECTORS_ACTION,
     "tournaments:dashboard": (SIGNED_IN, ALL_405),
     "players:player-list": DIRECTORS_PAGE,
     "players:player-create": (DIRECTORS, DIRECTORS_WRITE),
@@ -777,8 +779,8 @@ POST_DATA: dict[str, Callable[[World], dict[str, Any]]] = {
     "scoring:match-confirm": _seen_match(MATCH_OF["scoring:match-confirm"]),
     "scoring:table-match-confirm": _seen_match(MATCH_OF["scoring:table-match-confirm"]),
     "tournaments:match-confirm": _seen_match(MATCH_OF["tournaments:match-confirm"]),
-    "scoring:table-link": lambda w: {"action": "revoke"},
-    "scoring:table-call-director": lambda w: {"reason": "dispute", "note": "Knock at 11?"},
+    "tables:table-link": lambda w: {"action": "revoke"},
+    "tables:table-call-director": lambda w: {"reason": "dispute", "note": "Knock at 11?"},
     "players:player-create": lambda w: {"name": "Created by the matrix"},
     "accounts:director-create": lambda w: {"name": "Matrix Director", "email": "m@example.com"},
     "accounts:director-add": lambda w: {"username": "norole"},

@@ -40,7 +40,9 @@ STANDS_ON: dict[str, set[str]] = {
     # The player registry and its import (the registrar is an account); the hands and
     # their entry.
     "players": {"accounts"},
-    "scoring": {"tournaments"},
+    # The tables and the phones at them (table links, labels, calls to the director).
+    "tables": {"tournaments"},
+    "scoring": {"tables"},
     # The results every surface reads.
     "standings": {"scoring"},
     # One tournament's money: pool, payouts, side pots, payments.

@@ -4,7 +4,7 @@ Order of preference: the language a visitor picked with the switcher (Django's l
 cookie), then the tournament's language on its public pages, match sheets, table links,
 projector and public PDFs, then the browser's preference (Django's LocaleMiddleware). The
 director's own screens keep the director's language. The views that load their tournament
-call :func:`use_tournament_language` themselves (``public.live``, ``scoring.access``,
+call :func:`use_tournament_language` themselves (``public.live``, ``tables.access``,
 ``printing.views``), which spares every request a query of its own.
 """
 

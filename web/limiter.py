@@ -13,7 +13,7 @@ caches the site runs with (see ``CACHES`` in config/settings.py):
 A window starts at an address's first wrong link and lasts ``window`` seconds whatever
 comes after; :func:`window_end` says when (on Redis from a second key written with the
 first failure, whose expiry Django cannot read back). This module only counts:
-:mod:`scoring.access` decides what a count means, :mod:`web.clients` which address
+:mod:`tables.access` decides what a count means, :mod:`web.clients` which address
 a request came from.
 """
 

@@ -58,7 +58,7 @@ answered = Signal()
 """Sent once a submission is answered, after its transaction ended (committed, or rolled
 back for a refusal), with ``request``, ``response`` and ``replayed`` (True for a resend
 answered from its record). Apps above this one count what they need without this floor
-knowing them (the phones' device board, :mod:`scoring.devices`)."""
+knowing them (the phones' device board, :mod:`tables.devices`)."""
 SECRET_NOT_KEPT = "web/secret_not_kept.html"
 KEPT = datetime.timedelta(days=1)
 """How long an answer is kept for a resend: a day; a new submission after that forgets

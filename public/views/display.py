@@ -30,11 +30,11 @@ from public.live import (
 )
 from public.standings_pages import pages_shown, standings_pages
 from public.views.tournament import page_context, render_page
-from scoring import calls as director_calls
 from standings.board import LiveTable, late_rounds, live_tables
 from standings.data import Results, load
 from standings.stage_views import QUALIFYING, StageView
 from standings.tables import room
+from tables import calls as director_calls
 from tournaments import self_checkin
 from tournaments.models import Match, Tournament
 from tournaments.stages.progress import current_stage
@@ -130,7 +130,7 @@ def _display_panels(tournament: Tournament) -> dict[str, Any]:
         display_url=reverse("public:display", args=[tournament.slug]),
         called=calls,
         display_seconds=DISPLAY_SECONDS,
-        # Tables waiting for the director (scoring.calls): a badge on every panel.
+        # Tables waiting for the director (tables.calls): a badge on every panel.
         calling_tables=director_calls.calling_tables(tournament),
         # Self check-in open: its code, large, on every panel (the room reads it there).
         checkin_code=self_checkin.code_of_today(tournament)

@@ -1,61 +1,38 @@
-"""Round control's device board and the director's calls (rendered by tournaments'
-``rounds.html``, which must not import scoring: a template may load any app's tags), and
-the table link's call region (``scoring/partials/call_director.html``)."""
+"""Round control's device board (rendered by tournaments' ``rounds.html``, which must not
+import scoring: a template may load any app's tags).
+
+The board is the tables app's (:func:`tables.devices.board`: the phones seen, their
+refusals and resends); the hands stored are this app's, so the tag lives here and hands
+the board its hands (:func:`stored_hands`), the tables app standing below scoring."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from typing import Any
 
 from django import template
-from django.utils import timezone
-from django.utils.timesince import timesince
-from django.utils.translation import gettext as _
 
-from tournaments.models import Match, Tournament
+from tables import devices
+from tournaments.models import Tournament
 
-from .. import calls, devices
-from ..models import DirectorCall
+from ..models import Hand
 
 register = template.Library()
+
+
+def stored_hands(match_ids: list[int]) -> Iterable[tuple[int, int, str, datetime.datetime]]:
+    """The hands of ``match_ids``, oldest first in each match, as the device board reads
+    them (:data:`tables.devices.StoredHands`): one query."""
+    hands = Hand.objects.filter(match_id__in=match_ids).order_by("match_id", "number")
+    return hands.values_list("match_id", "number", "device", "entered_at")
 
 
 @register.inclusion_tag("scoring/partials/device_board.html")
 def device_board(tournament: Tournament) -> dict[str, Any]:
     """Per table in play: its phones, last hand, refusals and resends, and what to check."""
     return {
-        "tables": devices.board(tournament),
+        "tables": devices.board(tournament, stored_hands),
         "seen_minutes": devices.SEEN_MINUTES,
         "silent_minutes": devices.SILENT_MINUTES,
     }
-
-
-@register.inclusion_tag("scoring/partials/director_calls.html", takes_context=True)
-def director_calls(context: template.Context, tournament: Tournament) -> dict[str, Any]:
-    """The open calls, oldest first, with the director's buttons."""
-    return {
-        "tournament": tournament,
-        "calls": calls.open_calls(tournament),
-        "csrf_token": context.get("csrf_token"),
-    }
-
-
-@register.simple_tag
-def table_call(match: Match) -> DirectorCall | None:
-    """The call the table's phone shows (open, answered, or closed lately)."""
-    return calls.latest(match)
-
-
-@register.simple_tag
-def call_reasons() -> list[tuple[str, str]]:
-    return list(DirectorCall.Reason.choices)
-
-
-@register.filter
-def ago(moment: datetime.datetime | None) -> str:
-    """Says "just now", or "3 minutes ago" (Django's own words for the span, translated)."""
-    if moment is None:
-        return ""
-    if timezone.now() - moment < datetime.timedelta(minutes=1):
-        return _("just now")
-    return _("%(ago)s ago") % {"ago": timesince(moment)}

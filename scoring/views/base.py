@@ -1,5 +1,5 @@
 """What every view of a match shares, under the match URL and the table link alike (see
-:mod:`scoring.access`): :func:`match_view` resolves the match and the visitor's rights and
+:mod:`tables.access`): :func:`match_view` resolves the match and the visitor's rights and
 turns closed or guessed links into pages, :func:`base_context` is what every match page
 shows, :func:`correction_allowed` who may correct a hand or a deal, and
 :data:`REFUSALS` / :func:`refusal_message` what a hand write may refuse and how it reads.
@@ -18,20 +18,19 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject
-from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
 from engine import ScoringError
-from tournaments.match_names import parts_of
+from tables import access as access_module
+from tables import table_links
+from tables.access import MatchAccess, require_entry
+from tables.views.links import link_context, link_view
 from tournaments.models import Match
 from tournaments.movement import lock_tournament
-from web.submissions import FIELD, by_link
+from web.submissions import FIELD
 
-from .. import access as access_module
-from .. import devices, services, table_links
-from ..access import MatchAccess, TableLinkClosed, TokenRateLimited, require_entry
+from .. import services
 from ..forms import sentence
 from ..models import Hand
 
@@ -39,67 +38,30 @@ from ..models import Hand
 def match_view(
     view: Callable[..., HttpResponse] | None = None, *, write: bool = False, plays: bool = True
 ) -> Any:
-    """Resolve the match and the visitor's rights; turn closed or guessed links into pages.
+    """Resolve the match and the visitor's rights; turn closed or guessed links into pages
+    (:func:`tables.views.links.link_view`, which also gives a table link's phone its label
+    and keeps its POSTs' submission ids).
 
     ``plays`` (every POST of a match but the director's table-link button and the table's
     call to the director): a POST to a match waiting for a table is refused with where it
     stands in the queue (:func:`waiting_answer`), for everyone, before the view runs.
 
-    A table link's answers give the phone its label (:mod:`scoring.devices`), and its
-    POSTs keep their submission ids (:func:`web.submissions.by_link`).
-
     ``write=True`` runs the look-up and the view in one transaction with the match row
     locked from the start (``access.locked``), so the service need not read it again. The
     response renders after the transaction, and a refusal must not leave it broken: the
     services raise their refusals before their first write.
+
+    A hand resent to a link that closed meanwhile is answered as stored
+    (:func:`_hand_already_kept`).
     """
     if view is None:
         return partial(match_view, write=write, plays=plays)
     played = _refused_while_queued(view) if plays else view
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-        where = {name: kwargs.pop(name) for name in ("slug", "match_id", "token") if name in kwargs}
-        try:
-            if write:
-                response = _locked_call(played, request, where, kwargs)
-            else:
-                response = played(request, access_module.resolve(request, **where), **kwargs)
-        except TokenRateLimited:
-            context = {
-                "reason": _("Too many wrong table links from this device. Try again later."),
-                "table_link": True,
-            }
-            return render(request, "scoring/table_closed.html", context, status=429)
-        except TableLinkClosed as closed:
-            kept = _hand_already_kept(request, closed.match)
-            if kept is not None:
-                return kept
-            reason = closed.reason
-            if request.method == "POST" and closed.match.status == Match.Status.COMPLETE:
-                # Sent from a page opened before the result was confirmed.
-                reason = f"{_('The result was confirmed meanwhile; nothing was changed.')} {reason}"
-            return render(
-                request,
-                "scoring/table_closed.html",
-                {
-                    "reason": reason,
-                    "match": closed.match,
-                    "match_name": _lazy_name(closed.match),
-                    "table_link": True,
-                },
-                status=410,
-            )
-        patch_vary_headers(response, ("HX-Request",))
-        if "token" in where:
-            devices.remember(request, response)
-        return response
-
-    # A table link's writes keep their submission ids too (web.submissions).
-    return by_link(wrapper)
+    return link_view(played, call=_locked_call if write else None, kept=_hand_already_kept)
 
 
 def _refused_while_queued(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
     def guarded(request: HttpRequest, access: MatchAccess, **kwargs: Any) -> HttpResponse:
         if request.method == "POST" and access.match.is_queued:
             return waiting_answer(request, access)
@@ -199,11 +161,11 @@ class MatchUrls(dict[str, str]):
     entry's response shows two of them)."""
 
     NAMES = {
-        "sheet": "match-sheet",
-        "entry": "match-entry",
-        "confirm": "match-confirm",
-        "create": "hand-create",
-        "preview": "hand-preview",
+        "sheet": "scoring:match-sheet",
+        "entry": "scoring:match-entry",
+        "confirm": "scoring:match-confirm",
+        "create": "scoring:hand-create",
+        "preview": "scoring:hand-preview",
     }
 
     def __init__(self, access: MatchAccess) -> None:
@@ -211,7 +173,7 @@ class MatchUrls(dict[str, str]):
         self.access = access
         self.names = dict(self.NAMES)
         if access.can_direct and access.token is None:
-            self.names["table_link"] = "table-link"
+            self.names["table_link"] = "tables:table-link"
 
     def __missing__(self, key: str) -> str:
         if key not in self.names:
@@ -221,31 +183,11 @@ class MatchUrls(dict[str, str]):
 
     def hand(self, action: str, number: int) -> str:
         """``hand-edit`` or ``hand-delete`` of hand ``number``, by ``action`` (edit, delete)."""
-        return self.access.url(f"hand-{action}", number=number)
-
-
-def _lazy_name(match: Match | None) -> Any:
-    return SimpleLazyObject(lambda: match_name_html(match) if match is not None else "")
-
-
-def match_name_html(match: Match) -> str:
-    """The match's name, each part kept whole on a line of its own if need be."""
-    parts = ((part,) for part in parts_of(match))
-    return format_html_join(" · ", '<span class="nowrap">{}</span>', parts)
+        return self.access.url(f"scoring:hand-{action}", number=number)
 
 
 def base_context(access: MatchAccess) -> dict[str, Any]:
-    context: dict[str, Any] = {
-        "access": access,
-        "match": access.match,
-        "tournament": access.tournament,
-        "urls": MatchUrls(access),
-        # "Qualifying · Round 1 · Match 6", as every page names it (a query, if shown),
-        # wrapping on a narrow phone between its parts only.
-        "match_name": _lazy_name(access.match),
-        # The players' pages (base.html): no log-in link or director navigation.
-        "table_link": access.token is not None,
-    }
+    context: dict[str, Any] = {**link_context(access), "urls": MatchUrls(access)}
     if access.can_direct and access.token is None:
         match, request = access.match, access.request
         context["table_url"] = SimpleLazyObject(lambda: table_links.table_url(match, request))

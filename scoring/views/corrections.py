@@ -18,11 +18,11 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tables.access import MatchAccess
 from tournaments.models import Match
 from tournaments.services import blocking_match
 
 from .. import loading, services
-from ..access import MatchAccess
 from ..forms import HandForm
 from ..models import Hand
 from ..presenters import describe
@@ -83,7 +83,7 @@ def _edit_page(
         "hand": hand,
         "number": hand.number,
         "shown": shown,
-        "action": access.url("hand-edit", number=hand.number),
+        "action": access.url("scoring:hand-edit", number=hand.number),
         "blocking": blocking_match(access.match),
         "confirming": form.is_bound and not form.errors and not error,
         "error": error,
@@ -107,7 +107,7 @@ def _delete_page(
         "hand": hand,
         "number": hand.number,
         "shown": shown,
-        "action": access.url("hand-delete", number=hand.number),
+        "action": access.url("scoring:hand-delete", number=hand.number),
         "text": describe(sheet.hands[hand.number - 1], names_of(access.match)),
         "scored": sheet.hands[hand.number - 1],
         "error": error,
@@ -169,7 +169,7 @@ def hand_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
             form.add_error(None, refusal_message(error))
         else:
             messages.success(request, _("Hand %(number)d corrected.") % {"number": hand.number})
-            return HttpResponseRedirect(access.url("match-sheet"))
+            return HttpResponseRedirect(access.url("scoring:match-sheet"))
     return _edit_page(request, access, hand, form, _carried(request))
 
 
@@ -197,4 +197,4 @@ def hand_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpR
         shown = _carried(request)
         return _delete_page(request, access, hands, hand, shown, error=error, status=400)
     messages.success(request, _("Hand %(number)d deleted.") % {"number": number})
-    return HttpResponseRedirect(access.url("match-sheet"))
+    return HttpResponseRedirect(access.url("scoring:match-sheet"))

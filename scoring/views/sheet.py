@@ -2,7 +2,7 @@
 (correcting and deleting a hand: :mod:`scoring.views.corrections`; a team match's sheet:
 :mod:`scoring.views.teams`).
 
-Each view is reached two ways (see :mod:`scoring.access`): ``/t/<slug>/matches/<id>/…``
+Each view is reached two ways (see :mod:`tables.access`): ``/t/<slug>/matches/<id>/…``
 and ``/table/<token>/…``. Every page works without JavaScript; with htmx a POST returns
 only the region it changed and the hand list reloads itself on the ``hand-recorded`` event.
 """
@@ -23,6 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from engine import MatchSheet, ScoringError
+from tables import devices
+from tables.access import MatchAccess, require_entry
 from tournaments.models import Match
 from web.pages import page
 from web.submissions import (
@@ -32,8 +34,7 @@ from web.submissions import (
     submission_id,
 )
 
-from .. import devices, loading, services
-from ..access import MatchAccess, require_entry
+from .. import loading, services
 from ..forms import HandForm, labelled_problem, sentence
 from ..models import Hand
 from ..presenters import describe, present
@@ -171,7 +172,7 @@ def hand_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             messages.success(
                 request, _("Hand %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
-            response: HttpResponse = HttpResponseRedirect(access.url("match-sheet"))
+            response: HttpResponse = HttpResponseRedirect(access.url("scoring:match-sheet"))
             response[OUTCOME] = "saved"
             return response
         context = sheet_context(access, sheet=recorded)
@@ -275,4 +276,4 @@ def match_confirm(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 kwargs={"slug": access.tournament.slug, "match_id": access.match.pk},
             )
         )
-    return HttpResponseRedirect(access.url("match-sheet"))
+    return HttpResponseRedirect(access.url("scoring:match-sheet"))

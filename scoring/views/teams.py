@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from engine import MatchSheet, ScoredDeal, ScoredHand, ScoringError, TeamSheet
+from tables import devices
+from tables.access import MatchAccess, require_entry
 from tournaments.models import Match, TeamMember
 
-from .. import deals, devices, loading, services
-from ..access import MatchAccess, require_entry
+from .. import deals, loading, services
 from ..deal_forms import DealForm, initial_for
 from ..forms import labelled_problem
 from ..models import Hand
@@ -116,8 +117,8 @@ def deal_blocks(
                     row,
                     _board_lines(deal, members),
                     sweep,
-                    access.url("deal-edit", number=row.number),
-                    access.url("deal-delete", number=row.number),
+                    access.url("scoring:deal-edit", number=row.number),
+                    access.url("scoring:deal-delete", number=row.number),
                 )
             )
         blocks.append((block, rows))
@@ -160,7 +161,7 @@ def team_context(
         "deal_count": len(team.deals),
         "can_correct": access.can_enter
         and (match.status != Match.Status.COMPLETE or access.can_direct),
-        "deal_create_url": access.url("deal-create"),
+        "deal_create_url": access.url("scoring:deal-create"),
     }
 
 
@@ -196,19 +197,19 @@ def deal_create(request: HttpRequest, access: MatchAccess) -> HttpResponse:
             # Entered meanwhile from another phone (or a double tap): say from where, and
             # show the sheet as it is now, with the next deal's form.
             messages.error(request, _taken_message(request, access, taken.number, size))
-            return HttpResponseRedirect(access.url("match-sheet"))
+            return HttpResponseRedirect(access.url("scoring:match-sheet"))
         except services.HandConflict as error:
             # Entered meanwhile from another phone (or a double tap): show the sheet as
             # it is now, with the next deal's form.
             messages.error(request, str(error))
-            return HttpResponseRedirect(access.url("match-sheet"))
+            return HttpResponseRedirect(access.url("scoring:match-sheet"))
         except REFUSALS as error:
             form.add_error(None, refusal_message(error))
         else:
             messages.success(
                 request, _("Deal %(number)d saved.") % {"number": form.cleaned_data["number"]}
             )
-            return HttpResponseRedirect(access.url("match-sheet"))
+            return HttpResponseRedirect(access.url("scoring:match-sheet"))
     context = team_context(access, hands=loading.load_hands(match), form=form)
     if context["form"] is None:
         context["entry_errors"] = form.non_field_errors()
@@ -262,7 +263,7 @@ def _edit_page(
         "version": version,
         "complete": "1" if complete else "",
         "delete": delete,
-        "action": access.url("deal-delete" if delete else "deal-edit", number=number),
+        "action": access.url(f"scoring:deal-{'delete' if delete else 'edit'}", number=number),
         "error": error,
     }
     return TemplateResponse(request, "scoring/deal_edit.html", context, status=status)
@@ -330,7 +331,7 @@ def deal_edit(request: HttpRequest, access: MatchAccess, number: int) -> HttpRes
             form.add_error(None, refusal_message(error))
         else:
             messages.success(request, _("Deal %(number)d corrected.") % {"number": number})
-            return HttpResponseRedirect(access.url("match-sheet"))
+            return HttpResponseRedirect(access.url("scoring:match-sheet"))
     return _edit_page(request, access, number, form, seen["version"], status=400)
 
 
@@ -358,6 +359,6 @@ def deal_delete(request: HttpRequest, access: MatchAccess, number: int) -> HttpR
         return _stale(request, access, stale, number, delete=True)
     except REFUSALS as problem:
         messages.error(request, refusal_message(problem))
-        return HttpResponseRedirect(access.url("match-sheet"))
+        return HttpResponseRedirect(access.url("scoring:match-sheet"))
     messages.success(request, _("Deal %(number)d deleted.") % {"number": number})
-    return HttpResponseRedirect(access.url("match-sheet"))
+    return HttpResponseRedirect(access.url("scoring:match-sheet"))

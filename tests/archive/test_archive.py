@@ -17,7 +17,7 @@ from archive import api as archive
 from demo.hands import match_hands
 from scoring.models import Hand
 from scoring.services import correct_hand, delete_hand, record_hand
-from scoring.table_links import set_table_link
+from tables.table_links import set_table_link
 from tests.factories import make_bracket, make_director, make_player, make_tournament, make_user
 from tests.scoring.helpers import knock, named
 from tournaments import services as tournament_services

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from club.models import Season
 from money.models import SidePot, SidePotEntry
-from scoring.table_links import set_table_link
+from tables.table_links import set_table_link
 from tournaments.models import Match, Tournament
 
 DEMO = "Club Championship (demo)"

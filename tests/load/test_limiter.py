@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from scoring.access import TOKEN_FAILURE_LIMIT
+from tables.access import TOKEN_FAILURE_LIMIT
 from tools.load.limiter import guess, measure
 from tools.load.servers import redis, redis_available, venue
 

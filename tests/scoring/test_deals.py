@@ -289,7 +289,7 @@ def test_a_second_phone_is_told_which_phone_entered_the_deal_first():
     second is told it was entered from the first phone, and nothing of its own is kept."""
     from django.test import Client
 
-    from scoring import devices
+    from tables import devices
 
     match = first_match(team_bracket())
     base = reverse("scoring:table-match-sheet", kwargs={"token": match.token})

@@ -106,7 +106,8 @@ def test_every_other_write_through_the_link_is_refused_too(client, name):
 
 def test_the_table_can_still_call_the_director(client):
     _tournament, _seated, queued = two_matches_one_table()
-    response = client.post(link(queued, "call-director"), {"reason": "other", "note": "waiting"})
+    call = reverse("tables:table-call-director", kwargs={"token": queued.token})
+    response = client.post(call, {"reason": "other", "note": "waiting"})
     assert response.status_code == 302
 
 

@@ -75,7 +75,7 @@ class Scene:
 
     def sheet(self, name: str, **kwargs) -> str:
         kwargs = {"slug": self.slug, "match_id": self.match.pk, **kwargs}
-        return reverse(f"scoring:{name}", kwargs=kwargs)
+        return reverse(name if ":" in name else f"scoring:{name}", kwargs=kwargs)
 
     def manage(self, name: str) -> str:
         return reverse(f"tournaments:{name}", kwargs={"slug": self.slug, "match_id": self.match.pk})
@@ -205,7 +205,7 @@ def director_delete(s: Scene) -> Request:
 
 def renew(s: Scene) -> Request:
     client = s.director()
-    return Request("renew", client, s.sheet("table-link"), {"action": "renew"})
+    return Request("renew", client, s.sheet("tables:table-link"), {"action": "renew"})
 
 
 # (state, first, second, whether they exclude each other: exactly one may win)

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from scoring.table_links import set_table_link
+from tables.table_links import set_table_link
 from tournaments.match_names import name_of
 
 from .helpers import gin, knock, play, post_data, ready_match

@@ -17,10 +17,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import devices
 from scoring.models import Hand
 from scoring.services import correct_hand
 from scoring.versions import hand_version
+from tables import devices
 from tests.factories import make_entries, make_match
 from tournaments.models import AuditEntry, Match
 from web.models import Submission

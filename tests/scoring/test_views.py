@@ -10,9 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import access
 from scoring.loading import HandData
 from scoring.models import Hand
+from tables import access
 from tests.factories import make_director, make_user
 from tournaments.models import AuditEntry, Match
 
@@ -24,7 +24,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 def sheet_url(match, name="match-sheet", **kwargs):
     return reverse(
-        f"scoring:{name}",
+        name if ":" in name else f"scoring:{name}",
         kwargs={"slug": match.tournament.slug, "match_id": match.pk, **kwargs},
     )
 
@@ -131,7 +131,7 @@ def test_preview_shows_points_before_saving(client):
         ("hand-edit", {"number": 1}),
         ("hand-delete", {"number": 1}),
         ("match-confirm", {}),
-        ("table-link", {}),
+        ("tables:table-link", {}),
     ],
 )
 def test_writes_are_refused_to_outsiders(client, who, name, kwargs):
@@ -192,7 +192,7 @@ def test_table_link_losing_side_confirms_and_the_link_closes(client):
 def test_revoked_table_link_is_refused(client):
     match = ready_match()
     client.force_login(match.tournament.owner)
-    client.post(sheet_url(match, "table-link"), {"action": "revoke"})
+    client.post(sheet_url(match, "tables:table-link"), {"action": "revoke"})
     client.logout()
     assert client.get(table_url(match)).status_code == 410
     assert client.post(table_url(match, "hand-create"), post_data(1, knock())).status_code == 410
@@ -203,7 +203,7 @@ def test_renewed_table_link_kills_the_old_one(client):
     match = ready_match()
     old = match.token
     client.force_login(match.tournament.owner)
-    client.post(sheet_url(match, "table-link"), {"action": "renew"})
+    client.post(sheet_url(match, "tables:table-link"), {"action": "renew"})
     match.refresh_from_db()
     assert match.token != old and len(match.token) >= 22
     client.logout()
@@ -229,7 +229,7 @@ def test_bad_table_link_action_is_a_400_and_changes_nothing(client, body):
     match = ready_match()
     token, audit_rows = match.token, AuditEntry.objects.count()
     client.force_login(match.tournament.owner)
-    response = client.post(sheet_url(match, "table-link"), body)
+    response = client.post(sheet_url(match, "tables:table-link"), body)
     assert response.status_code == 400
     message = "Choose either “Switch off table link” or “Issue a new table link”."
     assert message in response.content.decode()
@@ -248,7 +248,9 @@ def test_a_table_link_opens_its_own_match_only(client):
     )
     assert response.status_code == 403
     client.get(table_url(match))
-    assert client.post(sheet_url(other, "table-link"), {"action": "revoke"}).status_code == 403
+    assert (
+        client.post(sheet_url(other, "tables:table-link"), {"action": "revoke"}).status_code == 403
+    )
     assert client.post(sheet_url(match, "match-confirm")).status_code == 403
     assert not Hand.objects.exists()
 

@@ -24,8 +24,8 @@ from django.urls import reverse
 from players import registry
 from public.live import forget
 from scoring import services as scoring
-from scoring import table_links
 from scoring.models import Hand
+from tables import table_links
 from tests.factories import (
     make_bracket,
     make_entries,

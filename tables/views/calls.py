@@ -1,10 +1,10 @@
 """Calling the director: the table link's form (``/table/<token>/call/``) and the
 director's answer on Round control ("On my way", "Close"). The writes are
-:mod:`scoring.calls`'; the board that shows them, :mod:`scoring.templatetags.phone_board`.
+:mod:`tables.calls`'; the tags that show them, :mod:`tables.templatetags.table_calls`.
 
 The table's form works without JavaScript (a POST, then the match page with a message);
 with htmx it answers its own region, which also polls for the call's state. A guessed or
-closed link is refused as every table-link page is (:func:`~scoring.views.base.match_view`).
+closed link is refused as every table-link page is (:func:`~tables.views.links.link_view`).
 The director's buttons are the tournament's directors' only (``manage_view``, on the
 server); they answer Round control.
 """
@@ -26,13 +26,13 @@ from tournaments.views.base import manage_view
 from .. import calls, devices
 from ..access import MatchAccess
 from ..models import DirectorCall
-from .base import base_context, match_view
+from .links import link_context, link_view
 
-REGION = "scoring/partials/call_director.html"
+REGION = "tables/partials/call_director.html"
 
 
 @require_http_methods(["GET", "POST"])
-@match_view(plays=False)
+@link_view
 def call_director(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """The table's call: its state (GET, the region's poll), or a new call (POST)."""
     error = ""
@@ -52,8 +52,8 @@ def call_director(request: HttpRequest, access: MatchAccess) -> HttpResponse:
                 messages.error(request, error)
             else:
                 messages.success(request, _("The director has been called."))
-            return HttpResponseRedirect(access.url("match-sheet") + "#director-call")
-    context = {**base_context(access), "call_error": error}
+            return HttpResponseRedirect(access.url("scoring:match-sheet") + "#director-call")
+    context = {**link_context(access), "call_error": error}
     return TemplateResponse(request, REGION, context)
 
 

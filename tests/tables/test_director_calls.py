@@ -12,13 +12,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import calls
-from scoring.models import DirectorCall
+from tables import calls
+from tables.models import DirectorCall
 from tests.factories import make_director, make_entries, make_match, make_user
+from tests.scoring.helpers import hidden_fields, knock, play, ready_match
 from tournaments.models import AuditEntry, Match
 from web.submissions import FIELD
-
-from .helpers import hidden_fields, knock, play, ready_match
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +25,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def call_url(match) -> str:
-    return reverse("scoring:table-call-director", kwargs={"token": match.token})
+    return reverse("tables:table-call-director", kwargs={"token": match.token})
 
 
 def sheet_url(match) -> str:
@@ -68,7 +67,7 @@ def projector(match) -> str:
 
 
 def action(match, call, name: str) -> str:
-    return reverse(f"scoring:call-{name}", args=[match.tournament.slug, call.pk])
+    return reverse(f"tables:call-{name}", args=[match.tournament.slug, call.pk])
 
 
 def test_a_call_goes_to_round_control_and_the_projector_then_is_answered_and_closed():
@@ -182,7 +181,7 @@ def test_a_closed_or_guessed_link_calls_nobody():
     closed = phone.post(call_url(match), {**form, "reason": "dispute"})
     assert closed.status_code == 410
     guessed = phone.post(
-        reverse("scoring:table-call-director", kwargs={"token": "x" * 30}),
+        reverse("tables:table-call-director", kwargs={"token": "x" * 30}),
         {**form, "reason": "dispute"},
     )
     assert guessed.status_code == 404
@@ -209,7 +208,7 @@ def test_only_the_tournaments_directors_answer_or_close_a_call():
     # Another tournament's director cannot reach the call through their own tournament.
     other = ready_match()
     client = director_of(other)
-    wrong = reverse("scoring:call-answer", args=[other.tournament.slug, call.pk])
+    wrong = reverse("tables:call-answer", args=[other.tournament.slug, call.pk])
     assert client.post(wrong).status_code == 404
     call.refresh_from_db()
     assert call.status == "open"

@@ -1,6 +1,6 @@
 """A match's table link (SPEC 8): the absolute URL printed on its scoresheet as a QR code
 (:func:`table_url`), and the director switching it off or issuing a new one
-(:func:`set_table_link`). Who a table link lets in is :mod:`scoring.access`."""
+(:func:`set_table_link`). Who a table link lets in is :mod:`tables.access`."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from django.urls import reverse
 from tournaments import audit
 from tournaments.models import Match
 from tournaments.models.matches import new_token
-
-from .services import locked_for_change
+from tournaments.movement import lock_tournament
 
 
 def table_url(match: Match, request: HttpRequest | None = None) -> str:
@@ -27,6 +26,7 @@ def table_url(match: Match, request: HttpRequest | None = None) -> str:
 
 
 TABLE_LINK_ACTIONS = ("revoke", "renew")
+LINK_FIELDS = ("token", "token_revoked")
 
 
 def set_table_link(*, match: Match, action: str, user: Any) -> Match:
@@ -37,7 +37,11 @@ def set_table_link(*, match: Match, action: str, user: Any) -> Match:
     if action not in TABLE_LINK_ACTIONS:
         raise ValueError(f"unknown table link action {action!r}")
     with transaction.atomic():
-        match = locked_for_change(match)
+        # The lock order every write follows (tournaments.movement): tournament, then match.
+        lock_tournament(match.tournament_id)
+        row = Match.objects.select_for_update().filter(pk=match.pk).values(*LINK_FIELDS).get()
+        for name, value in row.items():
+            setattr(match, name, value)
         before = {"token_revoked": match.token_revoked}
         if action == "revoke":
             match.token_revoked = True

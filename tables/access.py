@@ -3,10 +3,28 @@
 A match is reached either by a signed-in user (``/t/<slug>/matches/<id>/…``) or by a
 table link (``/table/<token>/…``), which opens that one match only, without an account.
 The same views serve both; :class:`MatchAccess` tells them which, and builds the URLs.
+
+Wrong table links are counted per client address (:mod:`web.limiter`): past
+:data:`TOKEN_FAILURE_LIMIT` in :data:`TOKEN_FAILURE_WINDOW`, a wrong link is answered 429
+with ``Retry-After`` and the time the window ends, instead of 404 (issue 43). A right link
+always opens, whatever its address guessed before, and that is on purpose:
+
+- a table link is 256 random bits (:func:`tournaments.models.matches.new_token`): at a
+  million guesses a second, finding one of a night's few hundred live links would take
+  some 10^60 years, so holding right links back would add no safety worth having;
+- the phones of a venue often share one address (on the club's server, the venue Wi-Fi's
+  one public address behind its NAT), so locking out an address would let one phone,
+  mistyping or malicious, stop every table in the room entering hands.
+
+What the limit buys is a guessing client told plainly, and early, that it is guessing
+(well-behaved clients and scanners honour ``Retry-After`` and stop), and a 429 line for
+each in the server's log; the look-up of a wrong link is one indexed query either way
+(docs/club-server.md says so for the club's server).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,13 +41,18 @@ from web.clients import client_address
 from web.language import use_tournament_language
 
 # Wrong table links per client address before its wrong links are turned away (429), for
-# TOKEN_FAILURE_WINDOW seconds from its first; a real link always opens.
+# TOKEN_FAILURE_WINDOW seconds from its first; a real link always opens (see above).
 TOKEN_FAILURE_LIMIT = 20
 TOKEN_FAILURE_WINDOW = 15 * 60
 
 
 class TokenRateLimited(Exception):
-    pass
+    """A wrong table link from an address past the limit; ``until`` (a Unix time) is when
+    its window ends and its wrong links are answered 404 again."""
+
+    def __init__(self, until: float) -> None:
+        super().__init__(until)
+        self.until = until
 
 
 class TableLinkClosed(Exception):
@@ -65,12 +88,15 @@ class MatchAccess:
     def actor(self) -> Any:
         return None if self.token else self.user
 
-    def url(self, name: str, **kwargs: Any) -> str:
+    def url(self, view_name: str, **kwargs: Any) -> str:
+        """The URL of ``view_name`` ("app:name") for this visitor: by a table link, its
+        twin "app:table-name" under ``/table/<token>/`` (each match view is served under
+        both, see scoring.urls)."""
         if self.token is not None:
-            return reverse(f"scoring:table-{name}", kwargs={"token": self.token, **kwargs})
+            namespace, name = view_name.split(":")
+            return reverse(f"{namespace}:table-{name}", kwargs={"token": self.token, **kwargs})
         return reverse(
-            f"scoring:{name}",
-            kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs},
+            view_name, kwargs={"slug": self.tournament.slug, "match_id": self.match.pk, **kwargs}
         )
 
 
@@ -146,7 +172,8 @@ def for_token(request: HttpRequest, token: str, *, lock: bool = False) -> MatchA
             limiter.failures(address) >= TOKEN_FAILURE_LIMIT
             or limiter.add_failure(address, window=TOKEN_FAILURE_WINDOW) > TOKEN_FAILURE_LIMIT
         ):
-            raise TokenRateLimited
+            until = limiter.window_end(address)
+            raise TokenRateLimited(time.time() if until is None else until)
         raise Http404(_("This table link is not valid."))
     use_tournament_language(request, match.tournament.language)
     if match.token_revoked:

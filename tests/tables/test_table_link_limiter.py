@@ -1,22 +1,26 @@
 """The table-link guess limiter: wrong links from one address are turned away after
-TOKEN_FAILURE_LIMIT, a real link always opens, and the count holds under concurrent
-guesses (the multi-process figures are in tests/load/test_limiter.py)."""
+TOKEN_FAILURE_LIMIT (429, saying until when, with Retry-After), a real link always opens,
+and the count holds under concurrent guesses (the multi-process figures are in
+tests/load/test_limiter.py)."""
 
 from __future__ import annotations
 
+import datetime
+import html
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.formats import time_format
 
-from scoring import access
 from scoring.models import Hand
+from tables import access
+from tests.scoring.helpers import knock, post_data, ready_match
 from tournaments.models import Match
 from web import limiter
-
-from .helpers import knock, post_data, ready_match
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +47,37 @@ def test_a_real_link_opens_whatever_its_address_guessed_before(client):
     assert Hand.objects.filter(match=match).count() == 1
     # Opening the real link does not reset the count: guessing stays turned away.
     assert client.get(wrong_link()).status_code == 429
+
+
+UNTIL = {
+    "en": "wrong ones are refused until {time}",
+    "es": "los erróneos se rechazan hasta las {time}",
+    "af": "verkeerde skakels word tot {time} geweier",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es", "af"])
+def test_a_wrong_link_past_the_limit_says_until_when_and_when_to_retry(
+    client, monkeypatch, language
+):
+    """Issue 43: the 429 says until when (a minute up, so never too early), in the
+    visitor's language, and carries Retry-After; the right link still opens meanwhile."""
+    first = datetime.datetime(2026, 12, 7, 19, 30, 20, tzinfo=datetime.UTC).timestamp()
+    now = [first]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    match = ready_match()
+    use_up_the_limit(client)
+    now[0] += 5 * 60
+    response = client.get(wrong_link(), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 429
+    assert response["Retry-After"] == str(10 * 60)  # the window: 15 minutes from the first
+    ends = timezone.localtime(datetime.datetime.fromtimestamp(first + 15 * 60, tz=datetime.UTC))
+    with translation.override(language):
+        shown = time_format(ends.replace(second=0) + datetime.timedelta(minutes=1))
+    assert UNTIL[language].format(time=shown) in html.unescape(response.content.decode())
+    now[0] += 9 * 60 + 59
+    assert client.get(wrong_link())["Retry-After"] == "1"
+    assert client.get(table_url(match)).status_code == 200
 
 
 def test_a_closed_real_link_still_says_why_after_the_limit(client):

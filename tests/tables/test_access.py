@@ -1,4 +1,4 @@
-"""The match look-ups of scoring.access: what hand entry's locked look-up loads."""
+"""The match look-ups of tables.access: what hand entry's locked look-up loads."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 
-from scoring import access
+from tables import access
 from tests.factories import make_entries, make_match, make_tournament
 
 pytestmark = pytest.mark.django_db

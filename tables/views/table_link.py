@@ -1,5 +1,5 @@
 """The director's table-link button on the match sheet: switch the link off, or issue a new
-one (:mod:`scoring.table_links`)."""
+one (:mod:`tables.table_links`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from django.views.decorators.http import require_POST
 
 from .. import table_links
 from ..access import MatchAccess
-from .base import match_view
+from .links import link_view
 
 
 @require_POST
-@match_view(plays=False)
+@link_view
 def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
     """A director switches the table link off, or issues a new one (the old one dies)."""
     if access.token is not None or not access.can_direct:
@@ -29,4 +29,4 @@ def table_link(request: HttpRequest, access: MatchAccess) -> HttpResponse:
         raise BadRequest(message)
     table_links.set_table_link(match=access.match, action=actions[0], user=access.user)
     messages.success(request, _("Table link updated."))
-    return HttpResponseRedirect(access.url("match-sheet"))
+    return HttpResponseRedirect(access.url("scoring:match-sheet"))

@@ -7,11 +7,16 @@ The director's device board (Round control, :func:`board`) shows, per table in p
 phones seen lately (each table-link page or poll a phone GETs notes its label and the
 time in the shared cache, at most every :data:`SEEN_STEP` seconds: no database write, and
 nothing at all on a hand's POST), the last hand stored and when, the submissions refused
-or resent (counted in :class:`~scoring.models.PhoneTally`, the latest :data:`EVENTS_KEPT`
-of each kind a match kept as :class:`~scoring.models.PhoneEvent` rows: noted where a refusal is
-decided, and by :func:`count_answer` once the submission's transaction has ended, for a
+or resent (counted in :class:`~tables.models.PhoneTally`, the latest :data:`EVENTS_KEPT`
+of each kind a match kept as :class:`~tables.models.PhoneEvent` rows: noted where a refusal
+is decided, and by :func:`count_answer` once the submission's transaction has ended, for a
 resend and for a refusal whose transaction was rolled back), two phones entering at once,
 and a table silent for :data:`SILENT_MINUTES`.
+
+The hands stored are scoring's, which stands on this app: :func:`board` does not read
+them itself but asks its caller for them (``hands``, a :data:`StoredHands`), so this app
+imports nothing above it and knows no hand model. Round control's tag
+(``scoring.templatetags.phone_board``) passes scoring's look-up down.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import itertools
 import re
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Match, Tournament
 
-from .models import Hand, PhoneEvent, PhoneTally
+from .models import PhoneEvent, PhoneTally
 
 COOKIE = "ginclub_phone"
 # No 0/O, 1/I: read aloud across a table without doubt.
@@ -130,7 +135,7 @@ rows than one refused twenty times."""
 
 def note(request: HttpRequest, match_id: int, kind: str) -> None:
     """A phone's submission to ``match_id`` refused (``taken``, ``stale``) or resent, for
-    the board; called where the outcome is decided (``sheet._refused``). Three small
+    the board; called where the outcome is decided (scoring's hand views). Three small
     writes: the row, its kind counted, the match's rows of that kind past
     :data:`EVENTS_KEPT` dropped."""
     with transaction.atomic():
@@ -216,10 +221,18 @@ class TableBoard:
         return self.silent_minutes >= SILENT_MINUTES
 
 
-def board(tournament: Tournament, now: datetime.datetime | None = None) -> list[TableBoard]:
+StoredHands = Callable[[list[int]], Iterable[tuple[int, int, str, datetime.datetime]]]
+"""The hands of the matches whose ids it is given, oldest first in each match, as
+``(match id, hand number, phone label or "", stored at)``: one query."""
+
+
+def board(
+    tournament: Tournament, hands: StoredHands, now: datetime.datetime | None = None
+) -> list[TableBoard]:
     """The device board: every match being played at a table (in play, or ready at its
-    table), in table order. Four queries and one cache read, however many tables and
-    however many refusals (:data:`EVENTS_KEPT`)."""
+    table), in table order, with its hands from ``hands``. Four queries (one of them
+    ``hands``') and one cache read, however many tables and however many refusals
+    (:data:`EVENTS_KEPT`)."""
     now = timezone.now() if now is None else now
     matches = list(
         Match.objects.filter(tournament=tournament, table__isnull=False)
@@ -231,10 +244,7 @@ def board(tournament: Tournament, now: datetime.datetime | None = None) -> list[
         return []
     rows = {m.pk: TableBoard(m) for m in matches}
     moments: dict[int, list[tuple[datetime.datetime, str]]] = {pk: [] for pk in rows}
-    hands = Hand.objects.filter(match_id__in=rows).order_by("match_id", "number")
-    for match_id, number, device, entered_at in hands.values_list(
-        "match_id", "number", "device", "entered_at"
-    ):
+    for match_id, number, device, entered_at in hands(list(rows)):
         row = rows[match_id]
         row.last_hand, row.last_at = number, entered_at
         if device:
