@@ -41,4 +41,6 @@ def test_the_documented_log_drops_query_strings_in_the_format_the_tools_read():
     documented = balancer.DOCUMENTED.read_text()
     assert f'log-format "{balancer.LOG_FORMAT}"' in documented
     assert "option httplog" not in documented  # its %r is the whole request line, query and all
-    assert balancer.LOG_FORMAT.split()[-1] == "%HP"  # the path, without the query string
+    # the path alone (not %HP: the whole URL over HTTP/2), kept without its query string
+    assert balancer.LOG_FORMAT.split()[-1] == "%[var(txn.path)]"
+    assert "http-request set-var(txn.path) path\n" in documented

@@ -38,7 +38,7 @@ DOCUMENTED = DEPLOY / "haproxy.cfg"
 # request's first byte: Ta), retries, termination state, method, path (without its query
 # string). Not HAProxy's accept date: on a kept-alive connection that is when it began
 # waiting for the request. The documented configuration's own (a test checks it is).
-LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %HP"
+LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %[var(txn.path)]"
 # The documented node line, which each node of the set is written after.
 NODE_LINE = re.compile(r"^    server node1 127\.0\.0\.1:8001 (.*)$", re.MULTILINE)
 
