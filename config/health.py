@@ -35,8 +35,6 @@ try:  # the cache server's own "cannot reach it", when Redis is the cache
 except ImportError:  # pragma: no cover - redis is a dependency
     CACHE_GONE = ()
 
-UNREACHABLE = (OperationalError, InterfaceError, *CACHE_GONE)
-
 
 def _database_answers() -> None:
     with connection.cursor() as cursor:
@@ -59,14 +57,16 @@ def health(request: HttpRequest) -> HttpResponse:
     for name, probe in (("database", _database_answers), ("cache", _cache_answers)):
         try:
             probe()
-        except (DatabaseError, ConnectionError, *UNREACHABLE) as error:
+        except (DatabaseError, ConnectionError, *CACHE_GONE) as error:
             log.warning("health check: the %s does not answer: %s", name, error)
             return HttpResponse("unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
 
 
 class DatabaseGone:
-    """A view that found the database or the cache server unreachable: 503, not 500."""
+    """A view that found the database or the cache server unreachable: 503, not 500.
+    Any other database error (SQLite's "database is locked" at a venue, say: the
+    connection still answers) is Django's 500, as before."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
@@ -74,8 +74,16 @@ class DatabaseGone:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
+    @staticmethod
+    def unreachable(exception: Exception) -> bool:
+        if isinstance(exception, CACHE_GONE):
+            return True
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            return not connection.is_usable()
+        return False
+
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, UNREACHABLE):
+        if not self.unreachable(exception):
             return None
         log.error(
             "%s %s: the database or cache is unreachable: %s",

@@ -28,6 +28,16 @@ class Unreachable:
     def cursor(self):
         raise OperationalError("connection to server at 10.0.0.7, port 5432 failed: refused")
 
+    def is_usable(self):
+        return False
+
+
+class Locked:
+    """A database connection that answers, after an error of its own (SQLite's lock)."""
+
+    def is_usable(self):
+        return True
+
 
 @pytest.mark.django_db
 def test_a_node_that_reaches_its_database_and_cache_is_healthy(client):
@@ -54,7 +64,8 @@ def test_without_its_cache_server_it_is_unavailable(client):
     assert answer.content == b"unavailable\n"
 
 
-def test_a_view_that_finds_no_database_answers_503_for_the_balancer_to_retry():
+def test_a_view_that_finds_no_database_answers_503_for_the_balancer_to_retry(monkeypatch):
+    monkeypatch.setattr(health, "connection", Unreachable())
     request = RequestFactory().get("/t/club-night/")
     middleware = health.DatabaseGone(lambda request: None)
     answer = middleware.process_exception(request, OperationalError("server closed the connection"))
@@ -63,6 +74,13 @@ def test_a_view_that_finds_no_database_answers_503_for_the_balancer_to_retry():
     assert b"server closed" not in answer.content
     # Any other error is Django's own 500, as before.
     assert middleware.process_exception(request, ValueError("a bug")) is None
+
+
+def test_a_database_error_on_a_connection_that_still_answers_is_the_usual_500(monkeypatch):
+    monkeypatch.setattr(health, "connection", Locked())
+    middleware = health.DatabaseGone(lambda request: None)
+    request = RequestFactory().post("/table/abc/")
+    assert middleware.process_exception(request, OperationalError("database is locked")) is None
 
 
 def test_on_a_club_server_the_check_is_plain_http_and_everything_else_goes_to_https(tmp_path):
