@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError
 from django.test import RequestFactory, override_settings
+from django.utils import translation
 
 from config import health
 from config.version import VERSION
@@ -93,3 +94,15 @@ def test_on_a_club_server_the_check_is_plain_http_and_everything_else_goes_to_ht
     done = run(["-c", script], **PRODUCTION, GINCLUB_DATA_DIR=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["200", "ok", "301", "https://gin.example.org/"]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "briefly unavailable"), ("es", "no está disponible"), ("af", "nie beskikbaar nie")],
+)
+def test_the_503_speaks_the_visitors_language(monkeypatch, language, words):
+    monkeypatch.setattr(health, "connection", Unreachable())
+    middleware = health.DatabaseGone(lambda request: None)
+    with translation.override(language):
+        answer = middleware.process_exception(RequestFactory().get("/"), OperationalError())
+    assert answer is not None and words in answer.content.decode()

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import make_director, make_registrar, make_user
 from tournaments.models import AuditEntry
@@ -201,3 +202,20 @@ def test_the_club_servers_first_account_is_its_administrator_by_a_one_time_link(
     assert client.get("/admin/").status_code == 200
     # The link works once.
     assert 'name="new_password1"' not in Client().get(link[1], follow=True).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "club's administrator"),
+        ("es", "administración del club"),
+        ("af", "klub se administrateur"),
+    ],
+)
+def test_the_administrator_line_in_each_language(language, words):
+    out = io.StringIO()
+    with translation.override(language):
+        call_command(
+            "add_director", "Ada", f"ada-{language}@example.com", administrator=True, stdout=out
+        )
+    assert words in out.getvalue()
