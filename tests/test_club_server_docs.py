@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import configparser
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "club-server.md"
@@ -92,3 +96,22 @@ def test_the_environment_file_lists_every_setting_the_app_reads_and_the_docs_nam
     docs = DOCS.read_text()
     unnamed = [name for name in listed if f"`{name}" not in docs]
     assert unnamed == [], unnamed
+
+
+def test_systemd_finds_nothing_wrong_with_the_units_but_the_programs_not_installed_here():
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("no systemd-analyze here")
+    names = ["ginclub-node@.service", "ginclub-backup.service", "ginclub-backup.timer"]
+    done = subprocess.run(
+        ["systemd-analyze", "verify", *(f"./{name}" for name in names)],
+        cwd=DEPLOY,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    complaints = [
+        line
+        for line in (done.stdout + done.stderr).splitlines()
+        if line.strip() and "is not executable: No such file or directory" not in line
+    ]
+    assert complaints == [], complaints
