@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.load.cluster import exec_start
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "club-server.md"
 DEPLOY = ROOT / "deploy" / "club"
@@ -47,23 +49,16 @@ def test_every_file_the_docs_link_exists():
 def test_the_node_unit_runs_the_documented_gunicorn_with_its_own_control_socket():
     service = unit("ginclub-node@.service")["Service"]
     assert service["EnvironmentFile"] == ENV_FILE
-    command = service["ExecStart"].split()
-    assert command[:3] == [
-        "/srv/ginclub/venv/bin/gunicorn",
-        "--config",
-        "/etc/ginclub/gunicorn.conf.py",
-    ]
+    command = exec_start(service["ExecStart"])
+    assert command[:2] == ["/srv/ginclub/venv/bin/gunicorn", "config.wsgi:application"]
     assert command[command.index("--bind") + 1] == "127.0.0.1:%i"
     assert command[command.index("--control-socket") + 1] == "/run/ginclub-node-%i/gunicorn.ctl"
     assert service["RuntimeDirectory"] == "ginclub-node-%i"
     assert service["User"] == "ginclub"
     assert unit("ginclub-node@.service")["Install"]["WantedBy"] == "multi-user.target"
     docs = DOCS.read_text()
-    assert "/srv/ginclub/venv/bin/gunicorn --config /etc/ginclub/gunicorn.conf.py" in docs
+    assert "/srv/ginclub/venv/bin/gunicorn config.wsgi:application" in docs
     assert "systemctl enable --now ginclub-node@8001 ginclub-node@8002" in docs
-    settings: dict[str, object] = {}
-    exec(compile((DEPLOY / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), settings)
-    assert settings["wsgi_app"] == "config.wsgi:application"
 
 
 def test_the_backup_units_run_the_documented_dump_every_night():

@@ -123,17 +123,22 @@ def node_env(
     return env
 
 
+def exec_start(value: str) -> list[str]:
+    """A unit's ``ExecStart=`` as systemd splits it: its lines ending in a backslash
+    joined (configparser keeps them, the backslash and all), then split as a shell would."""
+    return shlex.split(value.replace("\\\n", " "))
+
+
 def gunicorn_command(port: int, control_socket: Path) -> list[str]:
     """The documented unit's command (deploy/club/ginclub-node@.service), for the node on
-    ``port``: this Python's gunicorn, the documented gunicorn.conf.py, its own control
-    socket in the scratch folder rather than /run."""
+    ``port``: this Python's gunicorn, its own control socket in the scratch folder rather
+    than /run. (Options added after it replace the unit's: the set's workers and threads.)"""
     unit = configparser.RawConfigParser(strict=True)
     unit.optionxform = str  # type: ignore[assignment,method-assign]
     unit.read_string(NODE_UNIT.read_text())
-    command = shlex.split(unit["Service"]["ExecStart"].replace("%i", str(port)))
+    command = exec_start(unit["Service"]["ExecStart"].replace("%i", str(port)))
     places = {
         "/srv/ginclub/venv/bin/gunicorn": [sys.executable, "-m", "gunicorn"],
-        "/etc/ginclub/gunicorn.conf.py": [str(DEPLOY / "gunicorn.conf.py")],
         f"/run/ginclub-node-{port}/gunicorn.ctl": [str(control_socket)],
     }
     return [part for word in command for part in places.get(word, [word])]
