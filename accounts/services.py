@@ -124,9 +124,13 @@ def _director_permission() -> Any:
     return Permission.objects.get(content_type__app_label="tournaments", codename=DIRECTOR_CODENAME)
 
 
-def create_director(*, name: str, email: str, user: Any = None, via: str = "") -> Any:
+def create_director(
+    *, name: str, email: str, user: Any = None, via: str = "", administrator: bool = False
+) -> Any:
     """A new account for ``name`` with no password yet, allowed to create tournaments;
-    audited in the registry's log (no tournament)."""
+    audited in the registry's log (no tournament). An ``administrator`` (the club's
+    first account, ``add_director --administrator``) is a superuser as well: it makes
+    further directors and opens the admin."""
     with transaction.atomic():
         director = _new_account(
             name=name,
@@ -137,11 +141,15 @@ def create_director(*, name: str, email: str, user: Any = None, via: str = "") -
             ),
         )
         director.user_permissions.add(_director_permission())
+        if administrator:
+            director.is_staff = director.is_superuser = True
+            director.save(update_fields=["is_staff", "is_superuser"])
+        after = {"username": director.get_username(), "new_account": True}
         audit.record(
             tournament=None,
             action="director added",
             obj=director,
-            after={"username": director.get_username(), "new_account": True},
+            after={**after, "administrator": True} if administrator else after,
             user=user,
             via=via,
         )

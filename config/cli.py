@@ -6,7 +6,11 @@
     ginclub backup              one backup of the database now
     ginclub restore FILE        put a backup back (stop the venue server first)
     ginclub manage ARGS…        any ``manage.py`` command
+    ginclub deploy-check        what is wrong with this club server's settings, or "ready"
     ginclub --version           which build this is
+
+``--data DIR`` and ``--backups DIR`` go before any command (``ginclub --data DIR manage
+import_tournament …``), and after ``venue``, ``backup`` and ``restore`` as well.
 
 The options become the environment that :mod:`config.settings` reads, before Django is
 set up. Nothing here needs make, a shell or fork.
@@ -29,14 +33,20 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ginclub", description="Gin rummy club tournaments.")
     parser.add_argument("--version", action="version", version=f"ginclub {VERSION}")
     data_help = f"the data folder (database, secret key); default {data_folder()}"
+    backups_help = "where backups go, e.g. a USB stick"
+    parser.add_argument("--data", help=data_help)
+    parser.add_argument("--backups", help=backups_help)
+    # After a command too, where they always were; not given there, they leave the
+    # global ones alone (SUPPRESS: no default of None over a value given before).
+    here = {"default": argparse.SUPPRESS}
     commands = parser.add_subparsers(dest="command")
     venue = commands.add_parser("venue", help="serve the tournament to the room (default)")
     dev = commands.add_parser("dev", help="development server on 127.0.0.1, DEBUG on")
     for sub in (venue, dev):
         sub.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     for sub in (venue, commands.add_parser("backup", help="back the database up now")):
-        sub.add_argument("--data", help=data_help)
-        sub.add_argument("--backups", help="where backups go, e.g. a USB stick")
+        sub.add_argument("--data", help=data_help, **here)
+        sub.add_argument("--backups", help=backups_help, **here)
     venue.add_argument("--no-demo", action="store_true", help="no demo tournament on first start")
     venue.add_argument(
         "--publish",
@@ -51,10 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     restore = commands.add_parser("restore", help="restore a backup (stop the server first)")
     restore.add_argument("file")
-    restore.add_argument("--data", help=data_help)
-    restore.add_argument("--backups", help="where the replaced database is kept")
+    restore.add_argument("--data", help=data_help, **here)
+    restore.add_argument("--backups", help="where the replaced database is kept", **here)
     manage = commands.add_parser("manage", help="run a manage.py command")
     manage.add_argument("arguments", nargs=argparse.REMAINDER)
+    commands.add_parser(
+        "deploy-check", help="what is wrong with this club server's settings for the internet"
+    )
     return parser
 
 
@@ -85,13 +98,29 @@ def _speak_the_director_language() -> None:
     translation.activate(language)
 
 
-COMMANDS = ("venue", "dev", "backup", "restore", "manage")
+COMMANDS = ("venue", "dev", "backup", "restore", "manage", "deploy-check")
+GLOBAL_OPTIONS = ("--data", "--backups")
+
+
+def with_command(arguments: list[str]) -> list[str]:
+    """``arguments`` with ``venue`` put in where no command is named (``ginclub`` alone,
+    ``ginclub --port 8123``, ``ginclub --data DIR``): after the global options."""
+    at = 0
+    while at < len(arguments):
+        argument = arguments[at]
+        if argument in GLOBAL_OPTIONS:
+            at += 2
+        elif argument.startswith(tuple(f"{name}=" for name in GLOBAL_OPTIONS)):
+            at += 1
+        else:
+            break
+    if at >= len(arguments) or arguments[at] not in (*COMMANDS, "-h", "--help", "--version"):
+        return [*arguments[:at], "venue", *arguments[at:]]
+    return arguments
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if not arguments or arguments[0] not in (*COMMANDS, "-h", "--help", "--version"):
-        arguments.insert(0, "venue")  # `ginclub` alone, or `ginclub --port 8123`
+    arguments = with_command(list(sys.argv[1:] if argv is None else argv))
     options = _parser().parse_args(arguments)
     _environment(options)
     if options.command == "manage":
@@ -99,6 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         execute_from_command_line(["ginclub manage", *options.arguments])
         return 0
+    if options.command == "deploy-check":
+        from config.deploy_check import main as deploy_check
+
+        return deploy_check()
 
     import django
     from django.core.management import call_command

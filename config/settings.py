@@ -131,6 +131,8 @@ ARCHIVE_SECTIONS = {"money": "money.copies", "seasons": "club.copies"}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A view that found the database or cache unreachable: 503, which HAProxy retries.
+    "config.health.DatabaseGone",
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -343,7 +345,9 @@ SECURE_CSP = {
 }
 if not DEBUG and not VENUE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_SSL_REDIRECT = True
+    # The load balancer's health check comes over plain HTTP (config/health.py).
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))

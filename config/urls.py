@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 
+from config.health import health
 from tournaments import views as tournament_views
 
 urlpatterns = [
@@ -22,6 +23,8 @@ urlpatterns = [
         ),
         name="set-password",
     ),
+    # The load balancer's check: 200 when this node reaches its database and cache.
+    path("health/", health, name="health"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("public.urls")),

@@ -320,6 +320,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "accounts:role-link": (ALL_405, ITS_DIRECTORS_REFUSED),
     # A guessed set-password link: the page that says it does not work, for everyone.
     "set-password": (ALL_200, ALL_200),
+    # The load balancer's check (config/health.py): "ok" for anyone, nothing else.
+    "health": (ALL_200, ALL_405),
     "tournaments:audit-log": ITS_DIRECTORS_PAGE,
     "printing:match-scoresheet": PUBLIC_PAGE,  # the QR code only for its directors
     "printing:round-scoresheets": ITS_DIRECTORS_PAGE,  # every table link of a round

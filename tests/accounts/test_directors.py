@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import make_director, make_registrar, make_user
 from tournaments.models import AuditEntry
@@ -175,3 +176,46 @@ def test_the_command_prints_the_path_and_asks_for_the_address_without_a_site_url
         "add_director", "Kari", "kari@example.com", site="http://10.0.0.5:8000/", stdout=out
     )
     assert "http://10.0.0.5:8000/accounts/set-password/" in out.getvalue()
+
+
+def test_the_club_servers_first_account_is_its_administrator_by_a_one_time_link(settings):
+    """docs/club-server.md: the first account, with no password on the command line; the
+    link sets it once, and the account makes directors and opens the admin."""
+    settings.SITE_URL = "https://gin.example.org"
+    out = io.StringIO()
+    call_command("add_director", "Ada Lovelace", "ada@example.com", administrator=True, stdout=out)
+    first = get_user_model().objects.get(email="ada@example.com")
+    assert first.is_superuser and first.is_staff and not first.has_usable_password()
+    assert is_club_admin(first) and is_director(first)
+    assert "club's administrator" in out.getvalue()
+    entry = AuditEntry.objects.get(action="director added")
+    assert entry.after == {"username": "ada", "new_account": True, "administrator": True}
+    link = re.search(r"https://gin\.example\.org(/accounts/set-password/\S+/)", out.getvalue())
+    assert link, out.getvalue()
+    client = Client()
+    page = client.get(link[1], follow=True)
+    form_url = page.redirect_chain[-1][0] if page.redirect_chain else link[1]
+    client.post(form_url, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    first.refresh_from_db()
+    assert first.check_password(PASSWORD)
+    assert client.get(reverse(PAGE)).status_code == 200
+    assert client.get("/admin/").status_code == 200
+    # The link works once.
+    assert 'name="new_password1"' not in Client().get(link[1], follow=True).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "club's administrator"),
+        ("es", "administración del club"),
+        ("af", "klub se administrateur"),
+    ],
+)
+def test_the_administrator_line_in_each_language(language, words):
+    out = io.StringIO()
+    with translation.override(language):
+        call_command(
+            "add_director", "Ada", f"ada-{language}@example.com", administrator=True, stdout=out
+        )
+    assert words in out.getvalue()

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -104,14 +105,18 @@ def test_a_node_killed_under_followers_costs_each_at_most_one_poll(tmp_path):
 
 
 class Browser:
-    """One device: its cookies, loopback only, no proxy. The nodes run as a club's server
-    does, with secure-only cookies; like browsers, it sends them to plain-HTTP loopback."""
+    """One device: its cookies, loopback only, no proxy. Through HAProxy it speaks HTTPS;
+    ``as_haproxy`` (to a node itself, plain HTTP) sends what HAProxy adds: the site's
+    name and X-Forwarded-Proto (the node's secure-only cookies go there too)."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_haproxy: str = "") -> None:
         policy = http.cookiejar.DefaultCookiePolicy(secure_protocols=("https", "http"))
         self.opener = urllib.request.build_opener(
             urllib.request.ProxyHandler({}),
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar(policy)),
+        )
+        self.headers = (
+            {"Host": as_haproxy.split("://")[1], "X-Forwarded-Proto": "https"} if as_haproxy else {}
         )
         self.token = ""
 
@@ -119,15 +124,19 @@ class Browser:
         """POST the log-in form (its page is opened the first time only, so that one
         device's attempts through HAProxy alternate between the nodes); the status."""
         if not self.token:
-            with self.opener.open(base + "/accounts/login/", timeout=30) as page:
+            page_request = urllib.request.Request(base + "/accounts/login/", headers=self.headers)
+            with self.opener.open(page_request, timeout=30) as page:
                 found = CSRF.search(page.read().decode())
             assert found, "no CSRF token on the log-in page"
             self.token = found[1]
         data = urllib.parse.urlencode(
             {"username": username, "password": password, "csrfmiddlewaretoken": self.token}
         ).encode()
+        site = f"https://{self.headers['Host']}" if self.headers else base
         request = urllib.request.Request(
-            base + "/accounts/login/", data=data, headers={"Referer": base + "/accounts/login/"}
+            base + "/accounts/login/",
+            data=data,
+            headers={"Referer": site + "/accounts/login/", **self.headers},
         )
         try:
             with self.opener.open(request, timeout=30) as answer:
@@ -159,7 +168,8 @@ def test_wrong_passwords_through_both_nodes_share_one_limit_in_redis(tmp_path):
         # Each node alone saw fewer than ten, yet each keeps the pause: the right password
         # is turned away on both, and no attempt was written to the database.
         for node in the_set.nodes:
-            assert Browser().log_in(node.base, "clubdir", "club-director-long-pw") == 429
+            device = Browser(as_haproxy=the_set.base)
+            assert device.log_in(node.base, "clubdir", "club-director-long-pw") == 429
         count = the_set.manage(
             "shell",
             "-c",
@@ -174,7 +184,10 @@ def test_wrong_passwords_through_both_nodes_share_one_limit_in_redis(tmp_path):
 def region_poll(base: str, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
     """A live region as htmx polls it, through HAProxy: status, headers, body (as sent)."""
     parts = urllib.parse.urlsplit(base)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    # HTTPS, trusting the set's certificate (SSL_CERT_FILE, set by the cluster)
+    connection = http.client.HTTPSConnection(
+        parts.hostname, parts.port, timeout=30, context=ssl.create_default_context()
+    )
     try:
         connection.request("GET", path, headers={"HX-Request": "true", **headers})
         answer = connection.getresponse()

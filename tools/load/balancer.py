@@ -1,11 +1,13 @@
-"""HAProxy in front of a club's app nodes, on loopback (issue 34): its configuration, the
+"""HAProxy in front of a club's app nodes, on loopback (issues 34, 44): its configuration, the
 process, its stats socket, and what its log says about each node.
 
-:func:`config` writes the configuration docs/club-server.md shows: round robin over the
-nodes, a health check every second (a node is out after two failed checks, back after
-two good ones), and a request that finds its node gone (refused, or closed without an
-answer: a node killed mid-request) sent once more, to another node; and the live regions
-a room of phones polls kept a second in HAProxy's cache (:data:`SHARE`). Every request is
+:func:`config` writes the configuration docs/club-server.md shows and links
+(deploy/club/haproxy.cfg), changed only to run on loopback: TLS with a certificate made
+here (:func:`make_certificate`), round robin over the nodes, a health check of their
+``/health/`` every second (a node is out after two failed checks, back after two good
+ones), and a request that finds its node gone (refused, closed without an answer, or a
+503) sent once more, to another node; and the live regions a room of phones polls kept
+a second in HAProxy's cache. Every request is
 logged as one line (:data:`LOG_FORMAT`) on HAProxy's standard output, which
 :func:`start` sends to a file; :func:`node_figures` reads it back per node.
 """
@@ -13,6 +15,7 @@ logged as one line (:data:`LOG_FORMAT`) on HAProxy's standard output, which
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import socket
 import subprocess
@@ -24,63 +27,20 @@ from pathlib import Path
 from typing import Any
 
 from .followers import latency_ms
+from .servers import ROOT
 
 HAPROXY = "haproxy"
 BACKEND = "nodes"
+DEPLOY = ROOT / "deploy" / "club"
+# The configuration docs/club-server.md shows and a club installs as it is.
+DOCUMENTED = DEPLOY / "haproxy.cfg"
 # when the answer ended (Unix ms), node, status, response time, total time (from the
-# request's first byte: Ta), retries, termination state, method, path. Not HAProxy's accept
-# date: on a kept-alive connection that is when it began waiting for the request.
-LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %HP"
-
-
-# A node that refuses a connection (or times out connecting) is out at once, before the
-# health check notices: the request is sent to another node, and so are the next ones.
-OBSERVE = "observe layer4 error-limit 1 on-error mark-down"
-
-
-# A live region that htmx polls (``?region=…`` with ``HX-Request``) is the same for every
-# follower of the tournament who has not picked a language of their own (it speaks the
-# tournament's language then, whatever the browser's Accept-Language), and the app says
-# so (``Cache-Control`` without ``private``; a draft's is private). HAProxy keeps it for a
-# second (the cache ``live``): however many phones follow a night, each region reaches the
-# nodes about once a second, and a follower who has it as it is gets a 304 from HAProxy.
-# A region not in the cache is asked of a node whole (a 304 would not be kept), and kept
-# with ``Cache-Control: max-age=1`` and ``Vary: Accept-Encoding``, which is all HAProxy
-# keeps; every follower is sent the app's own ``Cache-Control`` and ``Vary``.
-APP_VARY = "HX-Request, HX-Target, Accept-Language, Cookie, Accept-Encoding"
-CACHE = """
-cache live
-    total-max-size 64
-    max-object-size 1048576
-    max-age 1
-    process-vary on
-"""
-SHARE = """\
-    acl live_region url_param(region) -m found
-    acl htmx req.hdr(HX-Request) -m str true
-    acl own_language req.cook(django_language) -m found
-    acl shared var(txn.shared) -m bool
-    http-request set-var(txn.shared) bool(true) if METH_GET live_region htmx !own_language
-    http-request cache-use live if shared
-    http-request del-header If-None-Match if shared
-    http-request del-header If-Modified-Since if shared
-    acl answered status 200
-    acl for_everyone res.hdr(Cache-Control) -m sub no-cache
-    acl for_one res.hdr(Cache-Control) -m sub private
-    acl sets_cookie res.hdr(Set-Cookie) -m found
-    acl kept var(txn.kept) -m bool
-    http-response set-var(txn.kept) bool(true) if shared answered for_everyone !for_one !sets_cookie
-    http-response set-header Cache-Control max-age=1 if kept
-    http-response set-header Vary Accept-Encoding if kept
-    http-response cache-store live if kept
-"""
-# In the frontend, after the backend: for what was just kept and for what the cache sends.
-RESTORE = f"""\
-    acl shared var(txn.shared) -m bool
-    acl from_cache res.hdr(Cache-Control) -m str max-age=1
-    http-response set-header Vary "{APP_VARY}" if shared from_cache
-    http-response set-header Cache-Control no-cache if shared from_cache
-"""
+# request's first byte: Ta), retries, termination state, method, path (without its query
+# string). Not HAProxy's accept date: on a kept-alive connection that is when it began
+# waiting for the request. The documented configuration's own (a test checks it is).
+LOG_FORMAT = "%[date(0,ms)] %s %ST %Tr %Ta %rc %tsc %HM %[var(txn.path)]"
+# The documented node line, which each node of the set is written after.
+NODE_LINE = re.compile(r"^    server node1 127\.0\.0\.1:8001 (.*)$", re.MULTILINE)
 
 
 def available() -> str | None:
@@ -90,67 +50,80 @@ def available() -> str | None:
     return None
 
 
+def make_certificate(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and localhost, made with openssl, as a club
+    with a private certificate has one: (HAProxy's PEM, the certificate and its key;
+    the certificate alone, for ``SSL_CERT_FILE``)."""
+    key, certificate, pem = (directory / name for name in ("key.pem", "cert.pem", "haproxy.pem"))
+    command = [
+        *("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"),
+        *("-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", str(key)),
+        *("-out", str(certificate), "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+    ]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode:
+        raise RuntimeError(f"openssl req: {done.stderr}")
+    pem.write_text(certificate.read_text() + key.read_text())
+    return pem, certificate
+
+
+def replaced(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` (which must be there: the documented file changed otherwise)
+    replaced by ``new``."""
+    if old not in text:
+        raise RuntimeError(f"{DOCUMENTED} no longer has {old!r}: update tools/load/balancer.py")
+    return text.replace(old, new)
+
+
 def config(
     front: int,
     nodes: Sequence[tuple[str, int]],
     *,
     socket_path: Path,
+    certificate: Path,
+    plain_port: int,
     stats_port: int | None = None,
     node_connections: int = 16,
 ) -> str:
-    """The configuration: HAProxy on 127.0.0.1:``front``, balancing ``nodes`` (name,
-    port on 127.0.0.1), its admin socket at ``socket_path``, its stats page on
-    ``stats_port`` if given. Each node is sent at most ``node_connections`` requests at
-    once; the rest wait in HAProxy's queue (up to 10 s), not in the node's."""
-    servers = "\n".join(
-        f"    server {name} 127.0.0.1:{port} check maxconn {node_connections} {OBSERVE}"
-        for name, port in nodes
-    )
-    stats = (
-        f"\nlisten stats\n    bind 127.0.0.1:{stats_port}\n    stats enable\n    stats uri /\n"
-        "    stats refresh 2s\n"
-        if stats_port
-        else ""
-    )
-    return f"""\
-global
-    maxconn 8000
-    stats socket {socket_path} mode 600 level admin
-    log stdout format raw local0
-
-defaults
-    mode http
-    log global
-    log-format "{LOG_FORMAT}"
-    option forwardfor
-    timeout connect 2s
-    timeout client 30s
-    timeout server 30s
-    timeout queue 10s
-    timeout http-request 10s
-    timeout http-keep-alive 15s
-    # A request whose node is gone (refused, or closed without an answer: killed) goes
-    # again, to another node. GETs are safe to repeat, and so is a venue's publishing
-    # POST: the club applies each numbered change once.
-    retries 3
-    option redispatch 1
-    retry-on conn-failure empty-response
-{CACHE}
-frontend club
-    bind 127.0.0.1:{front}
-    http-request set-header X-Forwarded-Proto http
-    default_backend {BACKEND}
-{RESTORE}
-backend {BACKEND}
-    balance roundrobin
-{SHARE}    option httpchk
-    http-check send meth GET uri / ver HTTP/1.1 hdr Host 127.0.0.1
-    http-check expect status 200
-    # Checked every second (every 250 ms while failing), out after two failed checks or
-    # at once when a request cannot reach it (observe ...), back after two good checks.
-    default-server inter 1s fastinter 250ms fall 2 rise 2
-{servers}
-{stats}"""
+    """The documented configuration (deploy/club/haproxy.cfg) on loopback: HTTPS on
+    127.0.0.1:``front`` with ``certificate``, plain HTTP on ``plain_port``, balancing
+    ``nodes`` (name, port on 127.0.0.1), logging to its standard output, its admin socket
+    at ``socket_path``, its stats page on ``stats_port`` if given. Only what places it on
+    this machine changes: addresses, ports, paths, and the process options that need root
+    (chroot, user). Each node is sent at most ``node_connections`` requests at once."""
+    text = DOCUMENTED.read_text()
+    for old, new in (
+        ("    log /dev/log local0\n", "    log stdout format raw local0\n"),
+        ("/run/haproxy/admin.sock mode 660", f"{socket_path} mode 600"),
+        ("    chroot /var/lib/haproxy\n", ""),
+        ("    user haproxy\n", ""),
+        ("    group haproxy\n", ""),
+        ("    bind :80\n", f"    bind 127.0.0.1:{plain_port}\n"),
+        (
+            "    bind :443 ssl crt /etc/haproxy/certs/gin.example.org.pem ",
+            f"    bind 127.0.0.1:{front} ssl crt {certificate} ",
+        ),
+        (" hdr Host gin.example.org\n", " hdr Host 127.0.0.1\n"),
+    ):
+        text = replaced(text, old, new)
+    found = NODE_LINE.search(text)
+    if found is None:
+        raise RuntimeError(f"{DOCUMENTED} has no line 'server node1 127.0.0.1:8001'")
+    options = found[1].replace("maxconn 16", f"maxconn {node_connections}")
+    servers = "\n".join(f"    server {name} 127.0.0.1:{port} {options}" for name, port in nodes)
+    text = text[: found.start()] + servers + text[found.end() :]
+    text = re.sub(r"^    server node[2-9] 127\.0\.0\.1:800\d .*\n", "", text, flags=re.MULTILINE)
+    if stats_port:
+        text += (
+            f"\nlisten stats\n    bind 127.0.0.1:{stats_port}\n    stats enable\n"
+            "    stats uri /\n    stats refresh 2s\n"
+        )
+    return text
 
 
 @dataclass
@@ -160,6 +133,10 @@ class Balancer:
     socket_path: Path
     log: Path
     config_path: Path
+    certificate: Path
+    """The certificate HAProxy shows, for a client's ``SSL_CERT_FILE``."""
+    plain_base: str
+    """HAProxy's plain HTTP, which sends everything but certbot's challenges to HTTPS."""
     stats_url: str | None = None
 
     def command(self, line: str, timeout: float = 5.0) -> str:
@@ -207,20 +184,25 @@ def start(
     front: int,
     nodes: Sequence[tuple[str, int]],
     *,
+    plain_port: int,
     stats_port: int | None = None,
     node_connections: int = 16,
 ) -> Balancer:
     """HAProxy in the foreground (its own process group, so that it is stopped by its id),
-    its configuration, socket and log in ``directory``; waits until every node is UP."""
+    with the documented configuration, a certificate made for it, its socket and log in
+    ``directory``; waits until every node is UP."""
     problem = available()
     if problem:
         raise RuntimeError(problem)
     socket_path = directory / "haproxy.sock"
     path = directory / "haproxy.cfg"
+    pem, certificate = make_certificate(directory)
     text = config(
         front,
         nodes,
         socket_path=socket_path,
+        certificate=pem,
+        plain_port=plain_port,
         stats_port=stats_port,
         node_connections=node_connections,
     )
@@ -237,7 +219,16 @@ def start(
             start_new_session=True,
         )
     stats_url = f"http://127.0.0.1:{stats_port}/" if stats_port else None
-    balancer = Balancer(process, f"http://127.0.0.1:{front}", socket_path, log, path, stats_url)
+    balancer = Balancer(
+        process,
+        f"https://127.0.0.1:{front}",
+        socket_path,
+        log,
+        path,
+        certificate,
+        f"http://127.0.0.1:{plain_port}",
+        stats_url,
+    )
     deadline = time.monotonic() + 30
     while True:
         if process.poll() is not None:

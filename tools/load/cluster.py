@@ -19,10 +19,12 @@ Only 127.0.0.1 and 127.0.0.2 are ever used.
 from __future__ import annotations
 
 import argparse
+import configparser
 import contextlib
 import os
 import random
 import secrets
+import shlex
 import signal
 import socket
 import subprocess
@@ -42,12 +44,16 @@ from .servers import (
     postgres_available,
     redis,
     redis_available,
-    start_gunicorn,
+    spawn,
     stop,
 )
 
 # Settings variables of this machine that must not leak into the nodes.
 FOREIGN = ("DATABASE_URL", "SQLITE_PATH", "REDIS_URL", "SITE_URL")
+# The club server's documented files (docs/club-server.md), which the set runs as they are.
+DEPLOY = ROOT / "deploy" / "club"
+ENV_FILE = DEPLOY / "ginclub.env.example"
+NODE_UNIT = DEPLOY / "ginclub-node@.service"
 
 
 def steady_port() -> int:
@@ -74,30 +80,68 @@ def unavailable() -> str | None:
     return postgres_available() or redis_available() or balancer.available()
 
 
-def node_env(database_url: str, redis_url: str, data: Path, front: int) -> dict[str, str]:
-    """The nodes' settings, as a club's server has them (docs/club-server.md): DEBUG off,
-    PostgreSQL, Redis, HAProxy trusted for the client's address; plain HTTP on loopback
-    (a club puts TLS in front)."""
+def documented_env(path: Path = ENV_FILE) -> dict[str, str]:
+    """The settings of the documented environment file (``KEY=VALUE`` lines; ``#`` comments
+    and blank lines skipped), as systemd's ``EnvironmentFile=`` reads it."""
+    settings = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            settings[key.strip()] = value.strip()
+    return settings
+
+
+def node_env(
+    database_url: str, redis_url: str, data: Path, front: int, backups: Path
+) -> dict[str, str]:
+    """The nodes' settings: the documented environment file (deploy/club/ginclub.env.example)
+    with this machine's values, and no setting it does not list. DEBUG off, PostgreSQL,
+    Redis, HAProxy trusted for the client's address, HTTPS through HAProxy on 127.0.0.1."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith(("DJANGO_", "GINCLUB_")) and k not in FOREIGN
     }
-    env.update(
-        PYTHONPATH=str(ROOT),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DJANGO_CSRF_TRUSTED_ORIGINS=f"http://127.0.0.1:{front},http://localhost:{front}",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_TRUSTED_PROXIES="127.0.0.1",
-        SITE_URL=f"http://127.0.0.1:{front}",
-        DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        GINCLUB_DATA_DIR=str(data),
-    )
+    site = f"https://127.0.0.1:{front}"
+    ours = {
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_CSRF_TRUSTED_ORIGINS": f"{site},https://localhost:{front}",
+        "SITE_URL": site,
+        "DJANGO_TRUSTED_PROXIES": "127.0.0.1",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "GINCLUB_DATA_DIR": str(data),
+        "GINCLUB_BACKUP_DIR": str(backups),
+    }
+    documented = documented_env()
+    undocumented = set(ours) - set(documented)
+    if undocumented:
+        raise RuntimeError(f"{ENV_FILE} does not list {sorted(undocumented)}")
+    env.update(documented, **ours, PYTHONPATH=str(ROOT))
     return env
+
+
+def exec_start(value: str) -> list[str]:
+    """A unit's ``ExecStart=`` as systemd splits it: its lines ending in a backslash
+    joined (configparser keeps them, the backslash and all), then split as a shell would."""
+    return shlex.split(value.replace("\\\n", " "))
+
+
+def gunicorn_command(port: int, control_socket: Path) -> list[str]:
+    """The documented unit's command (deploy/club/ginclub-node@.service), for the node on
+    ``port``: this Python's gunicorn, its own control socket in the scratch folder rather
+    than /run. (Options added after it replace the unit's: the set's workers and threads.)"""
+    unit = configparser.RawConfigParser(strict=True)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read_string(NODE_UNIT.read_text())
+    command = exec_start(unit["Service"]["ExecStart"].replace("%i", str(port)))
+    places = {
+        "/srv/ginclub/venv/bin/gunicorn": [sys.executable, "-m", "gunicorn"],
+        f"/run/ginclub-node-{port}/gunicorn.ctl": [str(control_socket)],
+    }
+    return [part for word in command for part in places.get(word, [word])]
 
 
 @dataclass
@@ -106,9 +150,12 @@ class Node:
     port: int
     log: Path
     process: subprocess.Popen | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """Settings of this node alone, over the set's (a test points one elsewhere)."""
 
     @property
     def base(self) -> str:
+        """The node itself, plain HTTP (send ``X-Forwarded-Proto: https``, as HAProxy does)."""
         return f"http://127.0.0.1:{self.port}"
 
 
@@ -137,8 +184,11 @@ class Cluster:
         with self.lock:  # never after stop(): a node restarted by a thread would outlive us
             if self.closed:
                 raise RuntimeError("the set is stopped")
-            node.process, _base = start_gunicorn(
-                self.env, workers=self.workers, threads=self.threads, log=node.log, port=node.port
+            command = gunicorn_command(node.port, self.scratch / f"{node.name}.ctl")
+            command += ["--workers", str(self.workers), "--threads", str(self.threads)]
+            command += ["--error-logfile", str(node.log)]
+            node.process, _base = spawn(
+                command, {**self.env, **node.env}, node.log, node.port, "/health/"
             )
 
     def kill(self, name: str) -> float:
@@ -199,12 +249,16 @@ def cluster(
         raise RuntimeError(problem)
     front = front_port or steady_port()
     connections = nodes * workers * threads + 40  # the nodes, manage commands, the checks
-    with postgres(max_connections=max(100, connections)) as database_url, redis() as redis_url:
+    with (
+        postgres(max_connections=max(100, connections)) as database_url,
+        redis() as redis_url,
+        trusting(scratch / "cert.pem"),
+    ):
         data = scratch / "data"
         data.mkdir(parents=True, exist_ok=True)
         the_set = Cluster(
             scratch=scratch,
-            env=node_env(database_url, redis_url, data, front),
+            env=node_env(database_url, redis_url, data, front, scratch / "backups"),
             database_url=database_url,
             redis_url=redis_url,
             nodes=[
@@ -223,12 +277,29 @@ def cluster(
                 scratch,
                 front,
                 [(node.name, node.port) for node in the_set.nodes],
+                plain_port=steady_port(),
                 stats_port=stats_port,
                 node_connections=node_connections,
             )
             yield the_set
         finally:
             the_set.stop()
+
+
+@contextlib.contextmanager
+def trusting(certificate: Path) -> Iterator[None]:
+    """This process, and what it starts (a venue publishing to the set), trusts only
+    ``certificate`` (made by :func:`balancer.start`) while the set runs: ``SSL_CERT_FILE``,
+    as docs/club-server.md tells a venue to trust a club's private certificate."""
+    before = os.environ.get("SSL_CERT_FILE")
+    os.environ["SSL_CERT_FILE"] = str(certificate)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SSL_CERT_FILE", None)
+        else:
+            os.environ["SSL_CERT_FILE"] = before
 
 
 # -- make cluster ---------------------------------------------------------------------------
@@ -269,9 +340,10 @@ def serve(args: argparse.Namespace) -> int:
             assert the_set.front is not None
             port = the_set.base.rsplit(":", 1)[1]
             print(
-                f"\nThe club's server: http://localhost:{port}/ (log in as director / "
-                "gin-rummy-demo; its cookies are secure-only, as on a club's server, which "
-                "browsers allow on localhost over plain HTTP)\n"
+                f"\nThe club's server: https://localhost:{port}/ (log in as director / "
+                "gin-rummy-demo; its certificate was made for this run, so the browser "
+                f"warns first: {the_set.front.certificate})\n"
+                "Its configuration is docs/club-server.md's own (deploy/club/).\n"
                 f"HAProxy's stats: {the_set.front.stats_url}\n"
                 f"HAProxy's configuration: {the_set.front.config_path}\n"
                 + "".join(

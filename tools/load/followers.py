@@ -35,6 +35,7 @@ import json
 import random
 import re
 import resource
+import ssl
 import sys
 import time
 import urllib.parse
@@ -222,15 +223,20 @@ class Target:
     port: int
     path: str
     page_url: str
+    tls: ssl.SSLContext | None = None
+    """HTTPS (a club's server behind HAProxy), trusting what ``SSL_CERT_FILE`` names."""
 
     @classmethod
     def of(cls, base: str, slug: str) -> Target:
         parts = urllib.parse.urlsplit(base)
         host = parts.hostname or ""
-        if parts.scheme != "http" or not is_loopback(host):
-            raise ValueError(f"followers talk to http:// on loopback only, not {base}")
+        if parts.scheme not in ("http", "https") or not is_loopback(host):
+            raise ValueError(f"followers talk to loopback only, not {base}")
+        secure = parts.scheme == "https"
+        port = parts.port or (443 if secure else 80)
         path = f"/t/{slug}/"
-        return cls(host, parts.port or 80, path, f"http://{host}:{parts.port or 80}{path}")
+        tls = ssl.create_default_context() if secure else None
+        return cls(host, port, path, f"{parts.scheme}://{host}:{port}{path}", tls)
 
 
 class Follower:
@@ -277,7 +283,9 @@ class Follower:
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     async def _connect(self) -> Connection:
-        reader, writer = await asyncio.open_connection(self.target.host, self.target.port)
+        reader, writer = await asyncio.open_connection(
+            self.target.host, self.target.port, ssl=self.target.tls
+        )
         self.counters.connects += 1
         self.counters.open_connections += 1
         self.counters.peak_connections = max(

@@ -118,7 +118,7 @@ def start_gunicorn(
     ]
     if access_log is not None:
         command += ["--access-logfile", str(access_log), "--access-logformat", ACCESS_FORMAT]
-    return _spawn(command, env, log, port)
+    return spawn(command, env, log, port)
 
 
 def start_venue(
@@ -147,14 +147,14 @@ def start_venue(
     command = [sys.executable, "-m", "config.cli", "venue", "--port", str(port)]
     command += ["--data", str(data)] + ([] if demo else ["--no-demo"])
     command += [] if processes is None else ["--processes", str(processes)]
-    return _spawn(command, environment, log, port)
+    return spawn(command, environment, log, port)
 
 
-def _spawn(
-    command: list[str], env: dict[str, str], log: Path, port: int
+def spawn(
+    command: list[str], env: dict[str, str], log: Path, port: int, path: str = "/"
 ) -> tuple[subprocess.Popen, str]:
     """Start a server (a process group of its own, output into ``log``) and wait until it
-    answers on 127.0.0.1:``port``; stop it again if it never does."""
+    answers ``path`` on 127.0.0.1:``port``; stop it again if it never does."""
     with open(log, "ab") as output:
         process = subprocess.Popen(
             command,
@@ -166,7 +166,7 @@ def _spawn(
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_serving(process, base, log)
+        _wait_until_serving(process, base, log, path)
     except BaseException:
         stop(process)
         raise
@@ -183,14 +183,14 @@ def venue(env: dict[str, str], **options: Any) -> Iterator[str]:
         stop(process)
 
 
-def _wait_until_serving(process: subprocess.Popen, base: str, log: Path) -> None:
+def _wait_until_serving(process: subprocess.Popen, base: str, log: Path, path: str = "/") -> None:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}:\n{_tail(log)}")
         try:
-            with opener.open(base + "/", timeout=5):
+            with opener.open(base + path, timeout=5):
                 return
         except urllib.error.HTTPError:
             return  # any HTTP answer means it is serving

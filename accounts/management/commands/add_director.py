@@ -2,6 +2,11 @@
 account that may create tournaments, for a club with more than one director.
 
     ginclub manage add_director "Ola Nordmann" ola@example.com [--site http://ADDRESS:8000]
+    ginclub manage add_director "Ada Lovelace" ada@example.com --administrator
+
+``--administrator`` makes the club's first account on its server (docs/club-server.md):
+a superuser too, who makes further directors and opens the admin. No password is ever
+typed on the command line (it would stay in the shell's history).
 
 The account has no password yet: the command prints its one-time set-password link (the
 one the Roles and Directors pages show), to hand over. The link is absolute with
@@ -32,11 +37,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--site", default="", help="the site's address for the link, e.g. http://10.0.0.5:8000"
         )
+        parser.add_argument(
+            "--administrator",
+            action="store_true",
+            help="the club's administrator: also makes directors and opens the admin",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             director = accounts.create_director(
-                name=options["name"], email=options["email"], via="manage.py add_director"
+                name=options["name"],
+                email=options["email"],
+                via="manage.py add_director",
+                administrator=options["administrator"],
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
@@ -51,6 +64,10 @@ class Command(BaseCommand):
             )
             % {"username": director.get_username()}
         )
+        if options["administrator"]:
+            self.stdout.write(
+                _("It is the club's administrator: it also makes directors and opens /admin/.")
+            )
         self.stdout.write(f"    {link}")
         if not link.startswith("http"):
             self.stdout.write(
