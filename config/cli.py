@@ -74,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
 def _environment(options: argparse.Namespace) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     if getattr(options, "data", None):
+        # A new folder is made, whichever command comes first (a venue's first start made
+        # it by itself; `ginclub --data NEW manage migrate` could not open its database).
         os.environ["GINCLUB_DATA_DIR"] = os.path.abspath(options.data)
+        os.makedirs(os.environ["GINCLUB_DATA_DIR"], exist_ok=True)
     if getattr(options, "backups", None):
         os.environ["GINCLUB_BACKUP_DIR"] = os.path.abspath(options.backups)
     if options.command == "venue":
