@@ -33,7 +33,7 @@ dev: $(RUN_STAMP)
 ## check: the habit before every commit (a few minutes on 2 cores): lint, types, the pure
 ## tests and the app tests that use the database; no browser, no real server, no simulator
 check: $(DEV_STAMP) lint typecheck
-	$(BIN)/pytest -n 2 -m "$(CHECK_TIER)" $(PYTEST_ARGS) || test $$? -eq 5
+	$(BIN)/pytest -n 2 -m "$(CHECK_TIER)" --durations=10 $(PYTEST_ARGS) || test $$? -eq 5
 
 ## test: the whole suite, what .ci/run calls: make check, then the browser, simulator and
 ## matrix tier, then each test that starts real servers one at a time, then the wheel

@@ -36,6 +36,8 @@ SITE_FIXTURES = DATABASE_FIXTURES | {"settings", "client", "async_client", "rf",
 # Whole evenings and whole-site walks: the second tier of make test, with the browser's.
 SIMULATOR = {
     TESTS / "events" / "test_events.py",
+    TESTS / "events" / "test_invariants.py",  # each invariant catching a planted fault
+    TESTS / "publishing" / "test_mirror_pages.py",  # every page of a mirror, two users
     TESTS / "test_permissions_matrix.py",
     TESTS / "test_double_taps.py",
     TESTS / "test_bad_numbers.py",  # every number field of every form, each bad value
